@@ -1,0 +1,10 @@
+/// The identity of one registration: the listener object and, for a
+/// single-protocol registration, that protocol.
+///
+/// An object registered with `addListener` and again through a single-protocol
+/// registration has two entries; broadcasts still call it once (the
+/// ``ConformanceIndex`` keeps the first entry that matches).
+struct EntryKey: Hashable {
+    let object: ObjectIdentifier
+    let onlyProtocol: ObjectIdentifier?
+}

@@ -1,0 +1,112 @@
+/// The weak listener table: `NSHashTable.weakObjects()` semantics, written for
+/// every platform (swift-corelibs-foundation has no `NSHashTable`).
+///
+/// - Registration order is kept: `entries` is append-only between compactions.
+/// - Identity is `===`: one entry per object (per ``EntryKey``), looked up in
+///   O(1) through `slots`. An `ObjectIdentifier` can be reused by a new object
+///   once the old one is deallocated, so a match is trusted only while the
+///   matched entry's object is still alive.
+/// - Nothing is retained: entries hold their objects weakly.
+/// - Dead and removed entries are pruned by compaction, run when the array has
+///   grown to twice the live count since the last one, so add and remove are
+///   O(1) amortized and memory follows the live count, not the churn.
+///
+/// A plain value with no locking: ``Broadcaster`` keeps it inside its one lock.
+struct ListenerTable {
+    /// Registration order. `nil` marks a removed slot until the next compaction.
+    private(set) var entries: [ListenerEntry?] = []
+    private var slots: [EntryKey: Int] = [:]
+    /// How many entries each object has (more than one only when it is both a
+    /// listener and a single-protocol registration).
+    private var entryCounts: [ObjectIdentifier: Int] = [:]
+    private var removedSlots = 0
+    private var compactionThreshold = ListenerTable.minimumCompactionThreshold
+
+    static let minimumCompactionThreshold = 16
+
+    /// What `add` did, so the caller can keep its indexes in step.
+    enum Insertion {
+        /// The entry was appended. `invalidatesIndexes` is set when the
+        /// incremental index update would be wrong: the object now has two
+        /// entries, an entry with a reused address was replaced, or the table
+        /// compacted.
+        case appended(invalidatesIndexes: Bool)
+        /// The same live object was already registered with this key.
+        case alreadyPresent
+    }
+
+    /// Number of slots in use, live or not: what memory is proportional to.
+    var storageCount: Int { entries.count }
+
+    /// Live, registered entries in registration order.
+    var liveEntries: [ListenerEntry] {
+        entries.compactMap { entry in
+            guard let entry, entry.liveObject != nil else { return nil }
+            return entry
+        }
+    }
+
+    mutating func add(_ entry: ListenerEntry) -> Insertion {
+        let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
+        var replacedDeadEntry = false
+        if let slot = slots[key], let existing = entries[slot] {
+            if existing.object != nil {
+                // Alive at this address, so it is the same object (two live
+                // objects never share an address): keep its position.
+                return .alreadyPresent
+            }
+            // The old object died and its address was reused.
+            vacate(slot: slot, key: key, entry: existing)
+            replacedDeadEntry = true
+        }
+        let sharesObject = entryCounts[entry.id, default: 0] > 0
+        slots[key] = entries.count
+        entries.append(entry)
+        entryCounts[entry.id, default: 0] += 1
+        let compacted = entries.count >= compactionThreshold
+        if compacted { compact() }
+        return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
+    }
+
+    /// Removes the entry registered for `key`; returns it, or nil if there was
+    /// none. `invalidatesIndexes` is set when the object still has another
+    /// entry (an index may have deduplicated it away) or the table compacted.
+    mutating func remove(_ key: EntryKey) -> (entry: ListenerEntry, invalidatesIndexes: Bool)? {
+        guard let slot = slots[key], let entry = entries[slot] else { return nil }
+        vacate(slot: slot, key: key, entry: entry)
+        let sharesObject = entryCounts[key.object, default: 0] > 0
+        let compacted = removedSlots * 2 > entries.count
+        if compacted { compact() }
+        return (entry, sharesObject || compacted)
+    }
+
+
+    /// Drops removed slots and entries whose object died; keeps order.
+    mutating func compact() {
+        var kept: [ListenerEntry?] = []
+        kept.reserveCapacity(entries.count - removedSlots)
+        slots.removeAll(keepingCapacity: true)
+        entryCounts.removeAll(keepingCapacity: true)
+        for case let entry? in entries {
+            if entry.object == nil {
+                entry.retire()
+                continue
+            }
+            slots[EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)] = kept.count
+            entryCounts[entry.id, default: 0] += 1
+            kept.append(entry)
+        }
+        entries = kept
+        removedSlots = 0
+        compactionThreshold = Swift.max(Self.minimumCompactionThreshold, kept.count * 2)
+    }
+
+    private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
+        entry.retire()
+        entries[slot] = nil
+        slots[key] = nil
+        removedSlots += 1
+        let remaining = entryCounts[key.object, default: 1] - 1
+        entryCounts[key.object] = remaining > 0 ? remaining : nil
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// Refuses listeners that a weak table could never call: value types boxed as
+/// `AnyObject`.
+///
+/// `someStruct as AnyObject`, `42 as AnyObject` and `"text" as AnyObject`
+/// produce a fresh box (or a bridged `NSNumber` / `NSString`) that nothing else
+/// references, so a weak registration would vanish at once and the "listener"
+/// would silently never be called, a known complaint against peers. Refusing
+/// it, with a message, turns that silent failure into a visible one.
+enum ListenerValidation {
+    private static let reportedTypes = Mutex<Set<ObjectIdentifier>>([])
+
+    /// Whether `listener` can be registered; reports a refusal once per type.
+    static func accepts(_ listener: AnyObject) -> Bool {
+        guard isBoxedValue(listener) else { return true }
+        let type = type(of: listener)
+        let isFirstReport = reportedTypes.withLock { $0.insert(ObjectIdentifier(type)).inserted }
+        if isFirstReport {
+            let message = "Broadcast: refused to register a \(type) as a listener: it is a value boxed as AnyObject, "
+                + "which a weak listener table would release at once. Listeners must be class instances.\n"
+            FileHandle.standardError.write(Data(message.utf8))
+        }
+        return false
+    }
+
+    /// Whether `object` is a box around a value rather than a class instance
+    /// someone else owns.
+    static func isBoxedValue(_ object: AnyObject) -> Bool {
+        // The box Swift makes for a struct or enum cast to AnyObject.
+        if String(describing: type(of: object)) == "__SwiftValue" { return true }
+        // The Foundation classes that Swift value types bridge to.
+        return object is NSNumber || object is NSString || object is NSArray || object is NSDictionary
+            || object is NSSet || object is NSData || object is NSDate || object is NSURL
+            || object is NSValue || object is NSNull
+    }
+}
