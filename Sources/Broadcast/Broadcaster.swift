@@ -44,12 +44,18 @@ public final class Broadcaster: Sendable {
     /// instead, so tests don't share listeners.
     public static let shared = Broadcaster()
 
-    private let storage = Mutex(BroadcasterStorage())
-    private let mailboxes: ActorMailboxes
+    /// The one lock and everything behind it.
+    let storage = Mutex(BroadcasterStorage())
+    /// Deliveries scheduled on actors, one FIFO per actor.
+    let mailboxes = ActorMailboxes()
 
     /// Creates a broadcaster with no listeners.
-    public init() {
-        mailboxes = ActorMailboxes()
+    public init() {}
+
+    deinit {
+        // Ends every event stream still open, outside the lock.
+        let finishers = storage.withLock { $0.takeStreamFinishers() }
+        for finish in finishers { finish() }
     }
 
     // MARK: - Listeners
@@ -70,13 +76,21 @@ public final class Broadcaster: Sendable {
     ///     to) would be released at once and never called, so it is refused.
     ///   - isolation: The actor the listener is called on; defaults to the
     ///     caller's.
+    ///   - receivingStickyBroadcasts: Whether to call `listener` at once with
+    ///     the latest sticky broadcast of each protocol it conforms to (see
+    ///     ``broadcast(to:sticky:isolation:_:)``). Ignored if it was already
+    ///     registered: it has seen those broadcasts.
     /// - Returns: `true` if `listener` is registered when the call returns;
     ///   `false` if it was refused (a one-time message names its type).
     @discardableResult
-    public func addListener(_ listener: AnyObject, isolation: isolated (any Actor)? = #isolation) -> Bool {
+    public func addListener(
+        _ listener: AnyObject,
+        receivingStickyBroadcasts: Bool = false,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> Bool {
         guard ListenerValidation.accepts(listener) else { return false }
         let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
-        _ = storage.withLock { $0.add(entry) }
+        register(entry, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
         return true
     }
 
@@ -87,7 +101,7 @@ public final class Broadcaster: Sendable {
     /// nor does the rest of a broadcast in flight on this thread. A call that
     /// another thread has already begun may still finish.
     public func removeListener(_ listener: AnyObject) {
-        _ = storage.withLock { $0.remove(EntryKey(object: ObjectIdentifier(listener), onlyProtocol: nil)) }
+        unregister(EntryKey(object: ObjectIdentifier(listener), onlyProtocol: nil))
     }
 
     /// The live listeners that conform to `listenerType`, in registration
@@ -115,149 +129,31 @@ public final class Broadcaster: Sendable {
         storage.withLock { $0.table.liveEntries.count }
     }
 
-    // MARK: - Broadcasting
+    // MARK: - Registration internals
 
-    /// Calls `deliver` with every live listener that conforms to
-    /// `listenerType`, in registration order.
+    /// Adds `entry` and, if asked, replays the sticky broadcasts it matches.
     ///
-    /// Listeners with no actor are called here, on the calling thread, before
-    /// this returns. A listener registered on an actor is called here too if
-    /// the broadcast runs on that actor; otherwise its call is scheduled on
-    /// that actor, behind the calls scheduled before it. Use
-    /// ``broadcastAndWait(to:isolation:_:)`` to wait for scheduled calls.
-    ///
-    /// - Parameters:
-    ///   - listenerType: The protocol (or class) listeners must conform to.
-    ///   - isolation: Where the broadcast runs; leave the default.
-    ///   - deliver: Makes the typed call, typically `{ $0.postCreated(post) }`.
-    ///     It must be `@Sendable` because it may run on another actor.
-    /// - Returns: The number of calls made or scheduled.
-    @discardableResult
-    public func broadcast<P>(
-        to listenerType: P.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @Sendable (P) -> Void
-    ) -> Int {
-        send(to: P.self, from: isolation, actorOverride: nil, deliver, completion: nil)
-    }
-
-    /// Calls `deliver` on the main actor with every live listener that
-    /// conforms to `listenerType`, whatever actor each registered from.
-    ///
-    /// Use it for protocols whose requirements are main-actor isolated
-    /// (`@MainActor protocol KeyboardListener`), and for events that UI code
-    /// must only see on the main thread. Made on the main actor, the calls run
-    /// before this returns; made anywhere else, they are scheduled on the main
-    /// actor.
-    ///
-    /// - Returns: The number of calls made or scheduled.
-    @discardableResult
-    public func broadcastOnMainActor<P>(
-        to listenerType: P.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @MainActor @Sendable (P) -> Void
-    ) -> Int {
-        send(to: P.self, from: isolation, actorOverride: MainActor.shared, Self.mainActorCall(deliver), completion: nil)
-    }
-
-    /// Broadcasts like ``broadcast(to:isolation:_:)`` and returns once every
-    /// call of this broadcast has run, including those scheduled on actors.
-    ///
-    /// - Returns: The number of calls made.
-    @discardableResult
-    public func broadcastAndWait<P>(
-        to listenerType: P.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @Sendable (P) -> Void
-    ) async -> Int {
-        await withCheckedContinuation { continuation in
-            _ = send(to: P.self, from: isolation, actorOverride: nil, deliver) { made in
-                continuation.resume(returning: made)
-            }
+    /// The sticky broadcasts are read under the same lock that adds the
+    /// entry, so each one reaches the listener exactly once: either it was
+    /// made before (and is replayed) or after (and is delivered live).
+    func register(_ entry: ListenerEntry, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?) {
+        let replays = storage.withLock { storage -> [StickyBroadcast] in
+            let added = storage.add(entry)
+            return added && receivingStickyBroadcasts ? storage.stickyBroadcasts : []
+        }
+        for sticky in replays {
+            sticky.replay(self, entry, isolation)
         }
     }
 
-    /// Broadcasts like ``broadcastOnMainActor(to:isolation:_:)`` and returns
-    /// once every call has run.
-    ///
-    /// - Returns: The number of calls made.
-    @discardableResult
-    public func broadcastOnMainActorAndWait<P>(
-        to listenerType: P.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @MainActor @Sendable (P) -> Void
-    ) async -> Int {
-        let call = Self.mainActorCall(deliver)
-        return await withCheckedContinuation { continuation in
-            _ = send(to: P.self, from: isolation, actorOverride: MainActor.shared, call) { made in
-                continuation.resume(returning: made)
-            }
-        }
+    func unregister(_ key: EntryKey) {
+        _ = storage.withLock { $0.remove(key) }
     }
 
-    /// Returns once every call scheduled on an actor before this call has run.
-    ///
-    /// A barrier for code (and tests) that broadcasts through synchronous
-    /// typed methods: `broadcaster.postCreated(post)` then
-    /// `await broadcaster.waitForScheduledDeliveries()`.
-    public func waitForScheduledDeliveries() async {
-        for mailbox in mailboxes.all() {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                mailbox.enqueue { _ in continuation.resume() }
-            }
-        }
-    }
-
-    // MARK: - Internals
-
-    /// The one delivery path behind every broadcast method.
-    ///
-    /// - Parameter completion: if given, called once with the number of calls
-    ///   made, after the scheduled ones have run too.
-    private func send<P>(
-        to _: P.Type,
-        from isolation: (any Actor)?,
-        actorOverride: (any Actor)?,
-        _ deliver: @escaping @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
-    ) -> Int {
-        let members = storage.withLock { $0.members(of: P.self) }
-        var context = DeliveryContext(isolation: isolation)
-        var scheduled = ScheduledDeliveries()
-        let count = Delivery.deliver(
-            to: members, as: P.self, context: &context, actorOverride: actorOverride,
-            scheduled: &scheduled, deliver)
-        if scheduled.isEmpty {
-            completion?(count)
-            return count
-        }
-        let tally = completion.map {
-            DeliveryTally(madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
-        }
-        for batch in scheduled.batches {
-            let entries = batch.entries
-            mailboxes.mailbox(for: batch.actor).enqueue { _ in
-                let made = Delivery.deliverScheduled(entries, as: P.self, nonconforming: { type in
-                    self.storage.withLock { $0.recordNonconformance(of: type, to: P.self) }
-                }, deliver)
-                tally?.batchFinished(made: made)
-            }
-        }
-        return count
-    }
-
-    /// Wraps a main-actor call so it can travel as a plain `@Sendable` one.
-    /// Only ever invoked on the main actor: the delivery path runs it either
-    /// where ``DeliveryContext`` found the main actor, or in the main actor's
-    /// mailbox.
-    private static func mainActorCall<P>(_ deliver: @escaping @MainActor @Sendable (P) -> Void) -> @Sendable (P) -> Void {
-        { listener in
-            // Safe: this closure only runs on the main actor (see above), where
-            // the listener was just obtained, so it never crosses isolation;
-            // `assumeIsolated` checks that claim at run time.
-            nonisolated(unsafe) let listener = listener
-            MainActor.assumeIsolated { deliver(listener) }
-        }
+    /// Unregisters `entry` if it is still the one registered under its key.
+    func unregister(_ entry: ListenerEntry) {
+        let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
+        _ = storage.withLock { $0.remove(key, ifEntryIs: entry) }
     }
 }
 

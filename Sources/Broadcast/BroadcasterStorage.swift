@@ -7,6 +7,10 @@ struct BroadcasterStorage {
     private(set) var table = ListenerTable()
     private var indexes: [ObjectIdentifier: any AnyConformanceIndex] = [:]
     private var conformances = ConformanceCache()
+    /// The latest sticky broadcast per protocol, oldest first.
+    private(set) var stickyBroadcasts: [StickyBroadcast] = []
+    /// Ends each event stream when the broadcaster goes away.
+    private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
 
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
@@ -25,8 +29,12 @@ struct BroadcasterStorage {
     }
 
     /// Unregisters the entry for `key`; returns it, or nil if there was none.
-    mutating func remove(_ key: EntryKey) -> ListenerEntry? {
-        guard let (entry, invalidatesIndexes) = table.remove(key) else { return nil }
+    ///
+    /// - Parameter expected: if given, the entry is removed only if it is
+    ///   this one. Owners that hold their listener weakly pass it, because
+    ///   once that listener is gone its address may identify a new object.
+    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> ListenerEntry? {
+        guard let (entry, invalidatesIndexes) = table.remove(key, ifEntryIs: expected) else { return nil }
         if invalidatesIndexes {
             indexes.removeAll(keepingCapacity: true)
         } else {
@@ -50,5 +58,33 @@ struct BroadcasterStorage {
         guard conformances.conforms(type, to: P.self) != false else { return }
         conformances.record(type, conformsTo: P.self, false)
         indexes[ObjectIdentifier(P.self)] = nil
+    }
+
+    /// Keeps `sticky` as the latest for its protocol, replacing the previous
+    /// one; it moves to the end so replays follow broadcast order.
+    mutating func setStickyBroadcast(_ sticky: StickyBroadcast) {
+        stickyBroadcasts.removeAll { $0.protocolID == sticky.protocolID }
+        stickyBroadcasts.append(sticky)
+    }
+
+    mutating func clearStickyBroadcast(for protocolID: ObjectIdentifier) {
+        stickyBroadcasts.removeAll { $0.protocolID == protocolID }
+    }
+
+    func hasStickyBroadcast(for protocolID: ObjectIdentifier) -> Bool {
+        stickyBroadcasts.contains { $0.protocolID == protocolID }
+    }
+
+    mutating func addStreamFinisher(for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void) {
+        streamFinishers[id] = finish
+    }
+
+    mutating func removeStreamFinisher(for id: ObjectIdentifier) {
+        streamFinishers[id] = nil
+    }
+
+    mutating func takeStreamFinishers() -> [@Sendable () -> Void] {
+        defer { streamFinishers.removeAll() }
+        return Array(streamFinishers.values)
     }
 }

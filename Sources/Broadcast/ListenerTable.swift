@@ -71,8 +71,9 @@ struct ListenerTable {
     /// Removes the entry registered for `key`; returns it, or nil if there was
     /// none. `invalidatesIndexes` is set when the object still has another
     /// entry (an index may have deduplicated it away) or the table compacted.
-    mutating func remove(_ key: EntryKey) -> (entry: ListenerEntry, invalidatesIndexes: Bool)? {
+    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> (entry: ListenerEntry, invalidatesIndexes: Bool)? {
         guard let slot = slots[key], let entry = entries[slot] else { return nil }
+        if let expected, expected !== entry { return nil }
         vacate(slot: slot, key: key, entry: entry)
         let sharesObject = entryCounts[key.object, default: 0] > 0
         let compacted = removedSlots * 2 > entries.count

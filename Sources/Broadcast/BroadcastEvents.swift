@@ -1,0 +1,61 @@
+/// An asynchronous sequence of the `Event` values posted to a broadcaster.
+///
+/// ```swift
+/// for await state in broadcaster.events(of: ApplicationState.self) {
+///     if state == .background { downloader.cancel() }
+/// }
+/// ```
+///
+/// The sequence ends when the consuming task is cancelled, and when the
+/// broadcaster is released. Each sequence is a listener registered from
+/// non-isolated code: it receives events synchronously on the posting thread
+/// and buffers them for the consumer.
+///
+/// Buffering: ``Broadcaster/events(of:bufferingPolicy:receivingStickyEvent:)``
+/// keeps every event by default (`.unbounded`), so no event is lost while the
+/// consumer is busy; pass `.bufferingNewest(n)` to keep only the newest `n`
+/// (Foundation's typed messages keep the newest 10) or `.bufferingOldest(n)`.
+public struct BroadcastEvents<Event: Sendable>: AsyncSequence, Sendable {
+    /// The values the sequence produces.
+    public typealias Element = Event
+
+    /// The iterator, which returns `nil` once the sequence has ended.
+    public typealias AsyncIterator = AsyncStream<Event>.Iterator
+
+    let stream: AsyncStream<Event>
+
+    /// Makes the iterator; a sequence supports one consumer.
+    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator {
+        stream.makeAsyncIterator()
+    }
+}
+
+extension Broadcaster {
+    /// The `Event` values posted from now on, as an asynchronous sequence.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - bufferingPolicy: What to keep while the consumer is busy; every
+    ///     event by default.
+    ///   - receivingStickyEvent: Whether the sequence starts with the sticky
+    ///     `Event`, if one is kept.
+    public func events<Event: Sendable>(
+        of eventType: Event.Type,
+        bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded,
+        receivingStickyEvent: Bool = false
+    ) -> BroadcastEvents<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: bufferingPolicy)
+        let listener = ClosureListener<Event> { continuation.yield($0) }
+        let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
+        let retained = RetainedListener(listener)
+        storage.withLock { $0.addStreamFinisher(for: entry.id) { continuation.finish() } }
+        continuation.onTermination = { [weak self] _ in
+            // Unregisters, then releases the listener this closure kept alive.
+            self?.unregister(entry)
+            self?.storage.withLock { $0.removeStreamFinisher(for: entry.id) }
+            withExtendedLifetime(retained) {}
+        }
+        register(entry, receivingStickyBroadcasts: receivingStickyEvent, from: nil)
+        return BroadcastEvents(stream: stream)
+    }
+}

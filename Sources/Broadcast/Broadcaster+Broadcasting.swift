@@ -1,0 +1,187 @@
+extension Broadcaster {
+    /// Calls `deliver` with every live listener that conforms to
+    /// `listenerType`, in registration order.
+    ///
+    /// Listeners with no actor are called here, on the calling thread, before
+    /// this returns. A listener registered on an actor is called here too if
+    /// the broadcast runs on that actor; otherwise its call is scheduled on
+    /// that actor, behind the calls scheduled before it. Use
+    /// ``broadcastAndWait(to:isolation:_:)`` or ``waitForScheduledDeliveries()``
+    /// to wait for scheduled calls.
+    ///
+    /// ```swift
+    /// extension Broadcaster {
+    ///     func postCreated(_ post: Post) {
+    ///         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - listenerType: The protocol (or class) listeners must conform to.
+    ///   - sticky: Whether to keep this broadcast as the latest for
+    ///     `listenerType`, replacing the previous sticky one, so that listeners
+    ///     that register later with `receivingStickyBroadcasts: true` receive
+    ///     it at once. Use it for state (signed in, connectivity), not for
+    ///     one-off events.
+    ///   - isolation: Where the broadcast runs; leave the default.
+    ///   - deliver: Makes the typed call. `@Sendable` because it may run on
+    ///     another actor.
+    /// - Returns: The number of calls made or scheduled.
+    @discardableResult
+    public func broadcast<P>(
+        to listenerType: P.Type,
+        sticky: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        _ deliver: @escaping @Sendable (P) -> Void
+    ) -> Int {
+        send(to: P.self, sticky: sticky, from: isolation, actorOverride: nil, deliver, completion: nil)
+    }
+
+    /// Calls `deliver` on the main actor with every live listener that
+    /// conforms to `listenerType`, whatever actor each registered from.
+    ///
+    /// Use it for protocols whose requirements are main-actor isolated
+    /// (`@MainActor protocol KeyboardListener`), and for events that UI code
+    /// must only see on the main thread. Made on the main actor, the calls run
+    /// before this returns; made anywhere else, they are scheduled on the main
+    /// actor.
+    ///
+    /// - Parameters:
+    ///   - listenerType: The protocol (or class) listeners must conform to.
+    ///   - sticky: Whether to keep this broadcast as the latest for
+    ///     `listenerType` (see ``broadcast(to:sticky:isolation:_:)``).
+    ///   - isolation: Where the broadcast runs; leave the default.
+    ///   - deliver: Makes the typed call, on the main actor.
+    /// - Returns: The number of calls made or scheduled.
+    @discardableResult
+    public func broadcastOnMainActor<P>(
+        to listenerType: P.Type,
+        sticky: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        _ deliver: @escaping @MainActor @Sendable (P) -> Void
+    ) -> Int {
+        send(to: P.self, sticky: sticky, from: isolation, actorOverride: MainActor.shared, Self.mainActorCall(deliver), completion: nil)
+    }
+
+    /// Broadcasts like ``broadcast(to:sticky:isolation:_:)`` and returns once
+    /// every call of this broadcast has run, including those scheduled on
+    /// actors.
+    ///
+    /// - Returns: The number of calls made.
+    @discardableResult
+    public func broadcastAndWait<P>(
+        to listenerType: P.Type,
+        isolation: isolated (any Actor)? = #isolation,
+        _ deliver: @escaping @Sendable (P) -> Void
+    ) async -> Int {
+        await withCheckedContinuation { continuation in
+            _ = send(to: P.self, sticky: false, from: isolation, actorOverride: nil, deliver) { made in
+                continuation.resume(returning: made)
+            }
+        }
+    }
+
+    /// Broadcasts like ``broadcastOnMainActor(to:sticky:isolation:_:)`` and
+    /// returns once every call has run.
+    ///
+    /// - Returns: The number of calls made.
+    @discardableResult
+    public func broadcastOnMainActorAndWait<P>(
+        to listenerType: P.Type,
+        isolation: isolated (any Actor)? = #isolation,
+        _ deliver: @escaping @MainActor @Sendable (P) -> Void
+    ) async -> Int {
+        let call = Self.mainActorCall(deliver)
+        return await withCheckedContinuation { continuation in
+            _ = send(to: P.self, sticky: false, from: isolation, actorOverride: MainActor.shared, call) { made in
+                continuation.resume(returning: made)
+            }
+        }
+    }
+
+    /// Returns once every call scheduled on an actor before this call has run.
+    ///
+    /// A barrier for code (and tests) that broadcasts through synchronous
+    /// typed methods: `broadcaster.postCreated(post)`, then
+    /// `await broadcaster.waitForScheduledDeliveries()`.
+    public func waitForScheduledDeliveries() async {
+        for mailbox in mailboxes.all() {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                mailbox.enqueue { _ in continuation.resume() }
+            }
+        }
+    }
+
+    // MARK: - The delivery path
+
+    /// The one path behind every broadcast method: snapshot the index (and
+    /// record a sticky broadcast) under the lock, then deliver without it.
+    ///
+    /// - Parameter completion: if given, called once with the number of calls
+    ///   made, after the scheduled ones have run too.
+    func send<P>(
+        to _: P.Type,
+        sticky: Bool,
+        from isolation: (any Actor)?,
+        actorOverride: (any Actor)?,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        completion: (@Sendable (Int) -> Void)?
+    ) -> Int {
+        let members = storage.withLock { storage in
+            if sticky {
+                storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
+            }
+            return storage.members(of: P.self)
+        }
+        return dispatch(to: members, as: P.self, from: isolation, actorOverride: actorOverride, deliver, completion: completion)
+    }
+
+    /// Delivers to `members` (a snapshot): calls what can be called here and
+    /// schedules the rest on their actors.
+    func dispatch<P>(
+        to members: [ListenerEntry],
+        as _: P.Type,
+        from isolation: (any Actor)?,
+        actorOverride: (any Actor)?,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        completion: (@Sendable (Int) -> Void)?
+    ) -> Int {
+        var context = DeliveryContext(isolation: isolation)
+        var scheduled = ScheduledDeliveries()
+        let count = Delivery.deliver(
+            to: members, as: P.self, context: &context, actorOverride: actorOverride,
+            scheduled: &scheduled, deliver)
+        if scheduled.isEmpty {
+            completion?(count)
+            return count
+        }
+        let tally = completion.map {
+            DeliveryTally(madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
+        }
+        for batch in scheduled.batches {
+            let entries = batch.entries
+            mailboxes.mailbox(for: batch.actor).enqueue { _ in
+                let made = Delivery.deliverScheduled(entries, as: P.self, nonconforming: { type in
+                    self.storage.withLock { $0.recordNonconformance(of: type, to: P.self) }
+                }, deliver)
+                tally?.batchFinished(made: made)
+            }
+        }
+        return count
+    }
+
+    /// Wraps a main-actor call so it can travel as a plain `@Sendable` one.
+    /// Only ever invoked on the main actor: the delivery path runs it either
+    /// where ``DeliveryContext`` found the main actor, or in the main actor's
+    /// mailbox.
+    static func mainActorCall<P>(_ deliver: @escaping @MainActor @Sendable (P) -> Void) -> @Sendable (P) -> Void {
+        { listener in
+            // Safe: this closure only runs on the main actor (see above), where
+            // the listener was just obtained, so it never crosses isolation;
+            // `assumeIsolated` checks that claim at run time.
+            nonisolated(unsafe) let listener = listener
+            MainActor.assumeIsolated { deliver(listener) }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+extension Broadcaster {
+    /// Calls `handler` with every `Event` posted until the returned token is
+    /// released or cancelled.
+    ///
+    /// The handler is called where a listener registered from the same code
+    /// would be: on the caller's actor (the main actor, from UI code), or on
+    /// the posting thread if registered from non-isolated code.
+    ///
+    /// ```swift
+    /// token = broadcaster.addHandler(for: UserSignedIn.self) { event in
+    ///     print("Hello, \(event.user.name)")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`, if one is kept.
+    ///   - isolation: Where the handler runs; defaults to the caller's.
+    ///   - handler: Called with each event.
+    /// - Returns: A token that keeps the handler registered.
+    public func addHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        receivingStickyEvent: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping (Event) -> Void
+    ) -> BroadcastToken {
+        let listener = ClosureListener(handler)
+        let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
+        register(entry, receivingStickyBroadcasts: receivingStickyEvent, from: isolation)
+        // The token owns the closure listener: releasing the token releases
+        // it, which the weak table observes. Cancelling also unregisters at
+        // once, for callers that cancel while still holding the token.
+        return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
+            self?.unregister(entry)
+        }
+    }
+
+    /// Calls `handler` with `owner` and every `Event` posted, while both the
+    /// returned token and `owner` are alive.
+    ///
+    /// `owner` is held weakly and passed to the handler, so the handler never
+    /// needs to capture `self`:
+    ///
+    /// ```swift
+    /// token = broadcaster.addHandler(for: UserSignedIn.self, owner: self) { owner, event in
+    ///     owner.show(event.user)
+    /// }
+    /// ```
+    ///
+    /// - Returns: A token that keeps the handler registered.
+    public func addHandler<Owner: AnyObject, Event: Sendable>(
+        for eventType: Event.Type,
+        owner: Owner,
+        receivingStickyEvent: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping (Owner, Event) -> Void
+    ) -> BroadcastToken {
+        addHandler(for: Event.self, receivingStickyEvent: receivingStickyEvent) { [weak owner] event in
+            guard let owner else { return }
+            handler(owner, event)
+        }
+    }
+}

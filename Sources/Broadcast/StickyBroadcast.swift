@@ -1,0 +1,36 @@
+/// The latest sticky broadcast to one protocol, kept so that a listener that
+/// registers later can receive it.
+///
+/// "Latest" is per protocol type, exactly as passed to `broadcast(to:)`: a
+/// sticky broadcast replaces the previous sticky broadcast to the same type
+/// and nothing else; a non-sticky broadcast leaves it in place. It is replayed
+/// to a late listener that conforms to that type and asks for it, under the
+/// same delivery rules (order, actors) as a live broadcast.
+struct StickyBroadcast: Sendable {
+    let protocolID: ObjectIdentifier
+    /// Delivers the broadcast to one entry, from the given isolation.
+    let replay: @Sendable (Broadcaster, ListenerEntry, (any Actor)?) -> Void
+
+    init<P>(for _: P.Type, actorOverride: (any Actor)?, _ deliver: @escaping @Sendable (P) -> Void) {
+        protocolID = ObjectIdentifier(P.self)
+        replay = { broadcaster, entry, isolation in
+            guard entry.listens(to: ObjectIdentifier(P.self)) else { return }
+            _ = broadcaster.dispatch(
+                to: [entry], as: P.self, from: isolation, actorOverride: actorOverride, deliver, completion: nil)
+        }
+    }
+}
+
+extension Broadcaster {
+    /// Forgets the sticky broadcast to `listenerType`, if any: listeners that
+    /// register afterwards receive nothing for it until the next sticky
+    /// broadcast.
+    public func clearStickyBroadcast<P>(for listenerType: P.Type) {
+        storage.withLock { $0.clearStickyBroadcast(for: ObjectIdentifier(P.self)) }
+    }
+
+    /// Whether a sticky broadcast to `listenerType` is kept.
+    public func hasStickyBroadcast<P>(for listenerType: P.Type) -> Bool {
+        storage.withLock { $0.hasStickyBroadcast(for: ObjectIdentifier(P.self)) }
+    }
+}

@@ -1,0 +1,96 @@
+import Broadcast
+import Testing
+
+@Suite("Sticky broadcasts")
+struct StickyBroadcastTests {
+    @Test("a late listener that asks receives the latest sticky broadcast at once")
+    func lateListenerReceivesLatest() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("first") }
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("latest") }
+        broadcaster.greet("not sticky")  // leaves the sticky one in place
+
+        let late = SpyListener("late", log: log)
+        broadcaster.addListener(late, receivingStickyBroadcasts: true)
+        let uninterested = SpyListener("plain", log: log)
+        broadcaster.addListener(uninterested)
+
+        #expect(log.all == ["late.greet(latest)"])
+        #expect(broadcaster.hasStickyBroadcast(for: Greeting.self))
+    }
+
+    @Test("latest is per protocol, replayed in broadcast order, and cleared per protocol")
+    func perProtocolAndClear() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        broadcaster.broadcast(to: Farewell.self, sticky: true) { $0.bid("f") }
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("g") }
+
+        broadcaster.addListener(SpyListener("one", log: log), receivingStickyBroadcasts: true)
+        #expect(log.all == ["one.bid(f)", "one.greet(g)"])
+
+        broadcaster.clearStickyBroadcast(for: Farewell.self)
+        #expect(!broadcaster.hasStickyBroadcast(for: Farewell.self))
+        let two = SpyListener("two", log: log)
+        broadcaster.addListener(two, receivingStickyBroadcasts: true)
+        #expect(log.all.suffix(1) == ["two.greet(g)"])
+    }
+
+    @Test("re-adding a registered listener does not replay")
+    func noReplayWhenAlreadyRegistered() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let spy = SpyListener("a", log: log)
+        broadcaster.addListener(spy)
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("s") }
+        broadcaster.addListener(spy, receivingStickyBroadcasts: true)
+        #expect(log.all == ["a.greet(s)"])
+    }
+
+    @Test("sticky events reach late handlers, streams and registrations that ask")
+    func stickyEvents() async {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        broadcaster.post(SignedIn(user: "ada"), sticky: true)
+
+        let token = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) { log.append("handler(\($0.user))") }
+        let quiet = broadcaster.addHandler(for: SignedIn.self) { log.append("quiet(\($0.user))") }
+        var iterator = broadcaster.events(of: SignedIn.self, receivingStickyEvent: true).makeAsyncIterator()
+        let first = await iterator.next()
+
+        let spy = SpyListener("reg", log: log)
+        let registration = ListenerRegistration(spy, for: Greeting.self, on: broadcaster, receivingStickyBroadcasts: true)
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("s") }
+        registration.start()
+
+        broadcaster.clearStickyEvent(of: SignedIn.self)
+        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) { log.append("cleared(\($0.user))") }
+
+        #expect(first == SignedIn(user: "ada"))
+        #expect(log.all == ["handler(ada)", "reg.greet(s)"])
+        _ = (token, quiet, afterClear)
+    }
+
+    @Test("a main-actor listener receives the sticky broadcast on the main actor")
+    @MainActor
+    func stickyReplayFollowsIsolation() async {
+        let broadcaster = Broadcaster()
+        await Task.detached { _ = broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("bg") } }.value
+        let screen = StickyScreen()
+        broadcaster.addListener(screen, receivingStickyBroadcasts: true)
+        #expect(screen.received == ["bg"])  // registered on the main actor: replayed synchronously
+    }
+}
+
+@MainActor
+final class StickyScreen {
+    var received: [String] = []
+}
+
+extension StickyScreen: @MainActor Greeting {
+    func greet(_ name: String) {
+        MainActor.assertIsolated()
+        received.append(name)
+    }
+}
