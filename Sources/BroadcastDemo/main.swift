@@ -1,1 +1,4 @@
-print("demo")
+// Broadcast demo: `swift run BroadcastDemo`.
+print("Broadcast demo: typed, weak, protocol-based broadcasting")
+await runCoreDemo()
+print("\nDone.")

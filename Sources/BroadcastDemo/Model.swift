@@ -1,0 +1,47 @@
+import Broadcast
+
+// The seed scenario (002, 004): posts, a feed, a composer, and login state.
+
+struct Post: Sendable {
+    let title: String
+}
+
+struct User: Sendable {
+    let name: String
+}
+
+/// Listeners of new posts (seed 002's `PostCreationListener`).
+protocol PostCreationListener: AnyObject {
+    func postCreated(_ post: Post)
+}
+
+/// Listeners of login state (seed 004's delegate, without the singleton).
+protocol LoginListener: AnyObject {
+    func userLoggedIn(_ user: User)
+    func userLoggedOut()
+}
+
+/// The typed broadcasts: the only place that knows how an event is delivered.
+extension Broadcaster {
+    func postCreated(_ post: Post) {
+        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+    }
+
+    /// Login state is sticky: a screen created later can ask for the latest.
+    func userLoggedIn(_ user: User) {
+        broadcast(to: LoginListener.self, sticky: true) { $0.userLoggedIn(user) }
+    }
+
+    func userLoggedOut() {
+        broadcast(to: LoginListener.self, sticky: true) { $0.userLoggedOut() }
+    }
+}
+
+/// Prints one line of what a listener received, indented under its step.
+func report(_ line: String) {
+    print("    \(line)")
+}
+
+func step(_ title: String) {
+    print("\n▸ \(title)")
+}
