@@ -1,0 +1,101 @@
+import Testing
+@testable import Broadcast
+
+/// Semantic 2 — Identity: one registration per object (`===`), robust to
+/// address reuse after deallocation.
+@Suite("Identity")
+struct IdentityTests {
+    @Test func addingTwiceDeliversOnceAndKeepsPosition() {
+        let broadcaster = Broadcaster()
+        let log = EventLog()
+        let a = PingSpy("a", log: log)
+        let b = PingSpy("b", log: log)
+        #expect(broadcaster.addListener(a))
+        #expect(broadcaster.addListener(b))
+        #expect(broadcaster.addListener(a))   // still registered: true, nothing changes
+
+        #expect(broadcaster.ping(1) == 2)
+        #expect(log.all == ["a:1", "b:1"])
+        #expect(broadcaster.listenerCount == 2)
+
+        // Also once the per-protocol index exists.
+        broadcaster.addListener(a)
+        broadcaster.ping(2)
+        #expect(log.all == ["a:1", "b:1", "a:2", "b:2"])
+    }
+
+    @Test func removingAnUnknownObjectIsANoOp() {
+        let broadcaster = Broadcaster()
+        let log = EventLog()
+        let a = PingSpy("a", log: log)
+        let stranger = PingSpy("stranger", log: log)
+        broadcaster.addListener(a)
+        broadcaster.removeListener(stranger)
+        broadcaster.ping(1)
+        broadcaster.removeListener(a)
+        broadcaster.removeListener(a)        // twice: still a no-op
+        broadcaster.removeListener(stranger)
+        broadcaster.ping(2)
+        #expect(log.all == ["a:1"])
+        #expect(broadcaster.listenerCount == 0)
+    }
+
+    /// Allocates `PingSpy`s until one lands at `address`; keeps the misses
+    /// alive so the allocator must eventually hand out the freed block.
+    private static func spy(reusing address: ObjectIdentifier, log: EventLog) -> PingSpy? {
+        var misses: [PingSpy] = []
+        for attempt in 0..<200_000 {
+            let candidate = PingSpy("new", log: log)
+            if ObjectIdentifier(candidate) == address { return candidate }
+            if attempt.isMultiple(of: 2) { misses.append(candidate) }
+        }
+        return nil
+    }
+
+    @Test func newObjectAtAReusedAddressIsANewListener() throws {
+        let broadcaster = Broadcaster()
+        let log = EventLog()
+        var old: PingSpy? = PingSpy("old", log: log)
+        let address = ObjectIdentifier(old!)
+        broadcaster.addListener(old!)
+        broadcaster.ping(0)                  // builds the index with the old entry
+        old = nil
+
+        let reused = try #require(Self.spy(reusing: address, log: log), "the allocator never reused the address")
+        // Not registered just because it sits where a listener used to be.
+        #expect(broadcaster.ping(1) == 0)
+        #expect(broadcaster.listenerCount == 0)
+
+        #expect(broadcaster.addListener(reused))
+        #expect(broadcaster.listenerCount == 1)
+        #expect(broadcaster.ping(2) == 1)
+        #expect(log.all == ["old:0", "new:2"])
+
+        broadcaster.removeListener(reused)
+        #expect(broadcaster.ping(3) == 0)
+        #expect(log.all == ["old:0", "new:2"])
+    }
+
+    @Test func tableReplacesTheDeadEntryAtAReusedAddress() throws {
+        var table = ListenerTable()
+        let log = EventLog()
+        var old: PingSpy? = PingSpy("old", log: log)
+        let address = ObjectIdentifier(old!)
+        _ = table.add(ListenerEntry(object: old!, isolation: nil, onlyProtocol: nil))
+        old = nil
+        let reused = try #require(Self.spy(reusing: address, log: log))
+
+        let insertion = table.add(ListenerEntry(object: reused, isolation: nil, onlyProtocol: nil))
+        guard case .appended(let invalidatesIndexes) = insertion else {
+            Issue.record("a new object at a reused address was taken for the dead one: \(insertion)")
+            return
+        }
+        #expect(invalidatesIndexes)
+        #expect(table.liveEntries.count == 1)
+        #expect(table.liveEntries.first?.object === reused)
+        if case .alreadyPresent = table.add(ListenerEntry(object: reused, isolation: nil, onlyProtocol: nil)) {
+        } else {
+            Issue.record("the live object was registered twice")
+        }
+    }
+}
