@@ -1,0 +1,306 @@
+import Dispatch
+import Foundation
+import Testing
+import Broadcast
+
+/// A main-actor screen with an isolated conformance, registered from
+/// main-actor code: no `@preconcurrency`, `@unchecked` or
+/// `nonisolated(unsafe)` anywhere.
+@MainActor final class Screen {
+    private(set) var titles: [String] = []
+    /// Calls that ran off the main queue (must stay 0).
+    private(set) var offMainQueueCalls = 0
+
+    init(broadcaster: Broadcaster) {
+        broadcaster.addListener(self)
+    }
+}
+
+extension Screen: @MainActor PostCreationListener {
+    func postCreated(_ post: Post) {
+        MainActor.assertIsolated()
+        if !MainQueueTag.isOnMainQueue { offMainQueueCalls += 1 }
+        titles.append(post.title)
+    }
+}
+
+/// A main-actor object registered from main-actor code that does not conform
+/// to `PostCreationListener`.
+@MainActor final class Bystander {
+    init(broadcaster: Broadcaster) { broadcaster.addListener(self) }
+}
+
+/// A protocol whose requirements are main-actor isolated.
+@MainActor protocol KeyboardListener: AnyObject {
+    func keyboardChanged(height: Double)
+}
+
+/// A non-isolated class, registered from non-isolated code, that conforms to
+/// the main-actor protocol.
+final class KeyboardSpy: Sendable {
+    let log = EventLog()
+}
+
+extension KeyboardSpy: KeyboardListener {
+    func keyboardChanged(height: Double) {
+        MainActor.assertIsolated()
+        log.record("\(height)@\(MainQueueTag.isOnMainQueue ? "main" : "elsewhere")")
+    }
+}
+
+/// Semantic 7 — Actors: a listener registered from main-actor code is called
+/// only on the main actor, synchronously when the broadcast is made there,
+/// through a hop otherwise; never skipped.
+@Suite("Actors", .timeLimit(.minutes(1)))
+struct ActorTests {
+    static func post(_ title: String) -> Post { Post(title: title) }
+
+    /// Runs `body` on a new thread (no actor, not the main queue).
+    static func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
+        }
+    }
+
+    @MainActor @Test func broadcastOnTheMainActorCallsTheScreenBeforeReturning() {
+        let broadcaster = Broadcaster()
+        let screen = Screen(broadcaster: broadcaster)
+
+        let made = broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("direct")) }
+        #expect(made == 1)
+        #expect(screen.titles == ["direct"])
+
+        // Through the user's typed (non-isolated) method, called on the main actor.
+        broadcaster.postCreated(Self.post("typed"))
+        #expect(screen.titles == ["direct", "typed"])
+        #expect(screen.offMainQueueCalls == 0)
+    }
+
+    @Test func broadcastFromAPlainThreadHopsToTheMainActor() async {
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+
+        let made = await Self.onNewThread {
+            broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("thread")) }
+        }
+        let typedMade = await Self.onNewThread { () -> Bool in
+            broadcaster.postCreated(Self.post("typed"))
+            return true
+        }
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(made == 1)
+        #expect(typedMade)
+        await MainActor.run {
+            #expect(screen.titles == ["thread", "typed"])
+            #expect(screen.offMainQueueCalls == 0)
+        }
+    }
+
+    @Test func broadcastFromADetachedTaskHopsToTheMainActorInOrder() async {
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+
+        let made = await Task.detached {
+            (0..<100).reduce(0) { total, n in
+                total + broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("\(n)")) }
+            }
+        }.value
+        // The barrier: every delivery scheduled before it has run.
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(made == 100)
+        await MainActor.run {
+            #expect(screen.titles == (0..<100).map { "\($0)" })
+            #expect(screen.offMainQueueCalls == 0)
+        }
+    }
+
+    @Test func broadcastAndWaitReturnsTheExactCountAfterEveryDelivery() async {
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+        let bystander = await Bystander(broadcaster: broadcaster)
+        let recorders = [PostRecorder(), PostRecorder()]
+        for recorder in recorders { broadcaster.addListener(recorder) }
+
+        let made = await Task.detached {
+            await broadcaster.broadcastAndWait(to: PostCreationListener.self) { $0.postCreated(Self.post("awaited")) }
+        }.value
+
+        #expect(made == 3)
+        for recorder in recorders { #expect(recorder.log.all == ["awaited"]) }
+        await MainActor.run {
+            // Already delivered when broadcastAndWait returned: no barrier here.
+            #expect(screen.titles == ["awaited"])
+        }
+        withExtendedLifetime(bystander) {}
+    }
+
+    @MainActor @Test func broadcastAndWaitOnTheMainActorCountsTheScreen() async {
+        let broadcaster = Broadcaster()
+        let screen = Screen(broadcaster: broadcaster)
+        let made = await broadcaster.broadcastAndWait(to: PostCreationListener.self) { $0.postCreated(Self.post("main")) }
+        #expect(made == 1)
+        #expect(screen.titles == ["main"])
+    }
+
+    @MainActor @Test func mainActorBroadcastOvertakesDeliveriesStillScheduledFromElsewhere() async {
+        // Documented and deliberate: a broadcast made on the main actor is
+        // delivered at once, ahead of deliveries that a background broadcast
+        // scheduled earlier and that have not run yet.
+        let broadcaster = Broadcaster()
+        let screen = Screen(broadcaster: broadcaster)
+
+        Self.broadcastFromAnotherThreadWhileTheMainActorIsBusy(broadcaster, title: "background")
+        #expect(screen.titles == [])        // scheduled, not run: the main actor is busy
+        broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("main")) }
+        #expect(screen.titles == ["main"])
+
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(screen.titles == ["main", "background"])
+    }
+
+    /// Blocks the main actor (synchronously) while another thread broadcasts,
+    /// so that thread's delivery to main-actor listeners is still scheduled on
+    /// return.
+    @MainActor private static func broadcastFromAnotherThreadWhileTheMainActorIsBusy(_ broadcaster: Broadcaster, title: String) {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(post(title)) }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    @Test func mainActorProtocolListenersRegisteredElsewhereAreCalledOnTheMainActor() async {
+        let broadcaster = Broadcaster()
+        let spy = KeyboardSpy()
+        broadcaster.addListener(spy)    // registered from non-isolated code
+
+        let waited = await Task.detached {
+            await broadcaster.broadcastOnMainActorAndWait(to: KeyboardListener.self) { $0.keyboardChanged(height: 1) }
+        }.value
+        #expect(waited == 1)
+        #expect(spy.log.all == ["1.0@main"])
+
+        let scheduled = await Self.onNewThread {
+            broadcaster.broadcastOnMainActor(to: KeyboardListener.self) { $0.keyboardChanged(height: 2) }
+        }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(scheduled == 1)
+        #expect(spy.log.all == ["1.0@main", "2.0@main"])
+
+        let immediate = await MainActor.run {
+            let made = broadcaster.broadcastOnMainActor(to: KeyboardListener.self) { $0.keyboardChanged(height: 3) }
+            return (made, spy.log.count)
+        }
+        #expect(immediate == (1, 3))      // synchronous on the main actor
+        #expect(spy.log.all == ["1.0@main", "2.0@main", "3.0@main"])
+    }
+
+    @Test func listenerRegisteredOnAnotherActorIsCalledOnThatActor() async {
+        actor Room {
+            final class Member: Ping, Sendable {
+                let room: Room
+                let log: EventLog
+                init(room: Room, log: EventLog) { self.room = room; self.log = log }
+                func ping(_ n: Int) {
+                    room.assertIsolated()
+                    log.record("room:\(n)")
+                }
+            }
+
+            let log = EventLog()
+            private var member: Member?
+
+            func join(_ broadcaster: Broadcaster) {
+                let member = Member(room: self, log: log)
+                self.member = member
+                broadcaster.addListener(member)   // registered on this actor
+            }
+        }
+
+        let broadcaster = Broadcaster()
+        let room = Room()
+        await room.join(broadcaster)
+        let made = await Self.onNewThread { broadcaster.ping(1) }
+        await broadcaster.waitForScheduledDeliveries()
+        let waited = await Task { @MainActor in await broadcaster.broadcastAndWait(to: Ping.self) { $0.ping(2) } }.value
+
+        #expect(made == 1)
+        #expect(waited == 1)
+        #expect(room.log.all == ["room:1", "room:2"])
+    }
+
+    @Test func isolatedConformanceIsReturnedOnlyOnItsActor() async {
+        // `listeners(of:)` hands out `P` values, which only exist on the main
+        // actor for `extension Screen: @MainActor P`; `listenerCount(of:)`
+        // counts what a broadcast would call or schedule.
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+        let onMain = await MainActor.run { broadcaster.listeners(of: PostCreationListener.self).count }
+        let offMain = await Self.onNewThread { broadcaster.listeners(of: PostCreationListener.self).count }
+        let countedOffMain = await Self.onNewThread { broadcaster.listenerCount(of: PostCreationListener.self) }
+        #expect(onMain == 1)
+        #expect(offMain == 0)
+        #expect(countedOffMain == 1)
+        withExtendedLifetime(screen) {}
+    }
+
+    @MainActor @Test func listenerCountCountsOnlyConformingMainActorListeners() {
+        let broadcaster = Broadcaster()
+        let screen = Screen(broadcaster: broadcaster)
+        let bystander = Bystander(broadcaster: broadcaster)
+        #expect(broadcaster.listenerCount == 2)
+        #expect(broadcaster.listeners(of: PostCreationListener.self).count == 1)
+        #expect(broadcaster.listenerCount(of: PostCreationListener.self) == 1)
+        withExtendedLifetime((screen, bystander)) {}
+    }
+
+    // MARK: - Main queue vs main actor
+
+    @Test func broadcastFromAMainQueueBlockReachesTheScreenExactlyOnce() async {
+        // A plain `DispatchQueue.main.async` block runs on the main queue but
+        // not in a main-actor task; on Linux a cast to an isolated conformance
+        // fails there. The screen must still be called, once, on the main actor.
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+        let made = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            DispatchQueue.main.async {
+                continuation.resume(returning: Self.broadcastFromMainQueue(broadcaster, title: "queue"))
+            }
+        }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(made == 1)
+        await MainActor.run {
+            #expect(screen.titles == ["queue"])
+            #expect(screen.offMainQueueCalls == 0)
+        }
+    }
+
+    /// A non-isolated function, so the broadcast's `#isolation` is nil.
+    private static func broadcastFromMainQueue(_ broadcaster: Broadcaster, title: String) -> Int {
+        broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(post(title)) }
+    }
+
+    @Test func broadcastFromAMainQueueBlockAssumedIsolatedReachesTheScreenExactlyOnce() async {
+        // Same, with the block claiming the main actor (`assumeIsolated`), so
+        // the broadcast's `#isolation` is the main actor.
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+        let made = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            DispatchQueue.main.async {
+                let made = MainActor.assumeIsolated {
+                    broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("assumed")) }
+                }
+                continuation.resume(returning: made)
+            }
+        }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(made == 1)
+        await MainActor.run {
+            #expect(screen.titles == ["assumed"])
+            #expect(screen.offMainQueueCalls == 0)
+        }
+    }
+}
