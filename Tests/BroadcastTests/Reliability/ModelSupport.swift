@@ -55,12 +55,12 @@ final class ModelASubC: ModelA, ModelPC {
     func receiveC(_ plan: Int) { received(plan) }
 }
 
-enum ModelTarget: Int, CaseIterable, CustomStringConvertible {
+enum ModelTarget: Int, Sendable, CaseIterable, CustomStringConvertible {
     case a, b, c, classA
     var description: String { ["PA", "PB", "PC", "class A"][rawValue] }
 }
 
-enum ModelKind: Int, CaseIterable, CustomStringConvertible {
+enum ModelKind: Int, Sendable, CaseIterable, CustomStringConvertible {
     case plain, a, b, ab, c, cb, aSub, aSubC
 
     var targets: Set<ModelTarget> {
@@ -94,7 +94,7 @@ enum ModelKind: Int, CaseIterable, CustomStringConvertible {
 // MARK: - Operations
 
 /// One broadcast, with what listeners do when this broadcast calls them.
-struct ModelPlan: CustomStringConvertible {
+struct ModelPlan: Sendable, CustomStringConvertible {
     let id: Int
     let target: ModelTarget
     /// Listener id -> actions it performs when this broadcast calls it.
@@ -122,7 +122,7 @@ struct ModelPlan: CustomStringConvertible {
     }
 }
 
-indirect enum ModelAction: CustomStringConvertible {
+indirect enum ModelAction: Sendable, CustomStringConvertible {
     /// Make a new listener (held by the test) and optionally register it.
     case create(id: Int, kind: ModelKind, register: Bool)
     /// `addListener` on a held listener (registered already or not).
@@ -190,8 +190,10 @@ struct ModelGenerator {
     mutating func nextOperation(held: [Int]) -> ModelAction {
         let roll = rng.below(100)
         let crowded = held.count > 12
+        // Grow quickly to a few listeners, then keep the population stable.
+        let creation = crowded ? 5 : held.count < 3 ? 50 : 20
         switch roll {
-        case ..<20 where !crowded, ..<5: return newListener(register: rng.below(8) != 0)
+        case ..<creation: return newListener(register: rng.below(8) != 0)
         case ..<34 where !held.isEmpty: return .add(rng.pick(held))
         case ..<48 where !held.isEmpty: return .remove(rng.pick(held))
         case ..<(crowded ? 62 : 56) where !held.isEmpty: return .release(rng.pick(held))
