@@ -190,7 +190,7 @@ public final class SystemNotificationBridge: Sendable {
 /// current state (a replay) is "covered" up to the sequence number of the
 /// state it was told, so an older event still on its way is not delivered to
 /// it again; and a replay is skipped when the listener has already received
-/// the event that set the current state.
+/// the event that set the current state, or was last told that same state.
 struct BridgeState {
     var application: ApplicationState?
     var keyboard: KeyboardState = .hidden
@@ -208,6 +208,9 @@ struct BridgeState {
         var coveredApplication: UInt64 = 0
         var coveredKeyboard: UInt64 = 0
         var deliveredApplication: UInt64 = 0
+        /// The application state the listener was last told, by an event or
+        /// a replay.
+        var toldApplication: ApplicationState?
         var deliveredKeyboard: UInt64 = 0
     }
 
@@ -251,6 +254,7 @@ struct BridgeState {
         guard var tracking = tracking(id) else { return true }
         if sequence <= tracking.coveredApplication { return false }
         tracking.deliveredApplication = Swift.max(tracking.deliveredApplication, sequence)
+        tracking.toldApplication = event.resultingState
         tracked[id] = tracking
         return true
     }
@@ -273,8 +277,12 @@ struct BridgeState {
         guard var tracking = tracking(id), let application else { return nil }
         guard tracking.deliveredApplication < applicationSequence || applicationSequence == 0 else { return nil }
         tracking.coveredApplication = Swift.max(tracking.coveredApplication, applicationSequence)
+        // Events it already received may have left it in this very state (the
+        // ones in between are covered, so it will not see them).
+        let alreadyTold = tracking.toldApplication == application
+        tracking.toldApplication = application
         tracked[id] = tracking
-        return application
+        return alreadyTold ? nil : application
     }
 
     /// The change that made the keyboard visible, to tell listener `id` if it
