@@ -26,6 +26,7 @@ struct BadInputTests {
         #expect(broadcaster.listenerCount == 1)
         #expect(broadcaster.debugDescription == "Broadcaster(1 listener: CountingPing)")
         #expect(broadcaster.ping(1) == 1)
+        withExtendedLifetime(resident) {}
     }
 
     @Test func classInstancesAreAccepted() {
@@ -37,5 +38,6 @@ struct BadInputTests {
         #expect(broadcaster.listenerCount == 2)
         #expect(broadcaster.ping(1) == 1)
         #expect(plain.calls.count == 1)
+        withExtendedLifetime(objcBase) {}
     }
 }

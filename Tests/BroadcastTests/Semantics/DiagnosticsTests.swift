@@ -36,5 +36,6 @@ struct DiagnosticsTests {
         #expect(broadcaster.listenerCount(of: PostCreationListener.self) == 1)
         #expect(broadcaster.listenerCount == 3)
         #expect(broadcaster.ping(1) == broadcaster.listenerCount(of: Ping.self))
+        withExtendedLifetime((recorder, pings)) {}
     }
 }

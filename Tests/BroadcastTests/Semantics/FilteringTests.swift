@@ -63,6 +63,7 @@ struct FilteringTests {
         #expect(broadcaster.listenerCount(of: Refined.self) == 1)
         #expect(broadcaster.listeners(of: Base.self).map { ObjectIdentifier($0) }
             == [ObjectIdentifier(baseSpy), ObjectIdentifier(refinedSpy)])
+        withExtendedLifetime(unrelatedSpy) {}
     }
 
     @Test func subclassOfAConformingClassReceivesTheBroadcast() {
@@ -84,6 +85,7 @@ struct FilteringTests {
             "ConformingParent:base:2", "Subclass:base:2",
             "Subclass:base:3",
         ])
+        withExtendedLifetime((parent, child, other)) {}
     }
 
     @Test func filterStaysExactAsListenersComeAndGo() {
@@ -112,5 +114,6 @@ struct FilteringTests {
             "refined-spy:refined:2",
             "refined-spy:base:3",
         ])
+        withExtendedLifetime((first, refined, unrelated)) {}
     }
 }

@@ -22,6 +22,7 @@ struct IdentityTests {
         broadcaster.addListener(a)
         broadcaster.ping(2)
         #expect(log.all == ["a:1", "b:1", "a:2", "b:2"])
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test func removingAnUnknownObjectIsANoOp() {

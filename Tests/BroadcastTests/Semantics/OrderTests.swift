@@ -14,6 +14,7 @@ struct OrderTests {
         broadcaster.ping(1)
         #expect(log.all == names.map { "\($0):1" })
         #expect(broadcaster.listeners(of: Ping.self).map { ($0 as! PingSpy).name } == names)
+        withExtendedLifetime(spies) {}
     }
 
     @Test func orderSurvivesReleasesAndCompaction() {
@@ -31,6 +32,7 @@ struct OrderTests {
         let expected = spies.compactMap { $0.map { "\($0.name):1" } }
         #expect(Array(log.all.dropFirst(before)) == expected)
         #expect(expected.count == 40)
+        withExtendedLifetime(spies) {}
     }
 
     @Test func reAddingAfterRemovalMovesToTheEnd() {
@@ -51,6 +53,7 @@ struct OrderTests {
         broadcaster.ping(3)
 
         #expect(log.all == ["a:1", "b:1", "c:1", "b:2", "c:2", "a:2", "c:3", "a:3", "b:3"])
+        withExtendedLifetime((a, b, c)) {}
     }
 
     @Test func reAddingBeforeAnyBroadcastAlsoMovesToTheEnd() {
@@ -64,5 +67,6 @@ struct OrderTests {
         broadcaster.addListener(a)
         broadcaster.ping(1)
         #expect(log.all == ["b:1", "a:1"])
+        withExtendedLifetime((a, b)) {}
     }
 }

@@ -14,6 +14,7 @@ struct ReentrancyTests {
         #expect(broadcaster.ping(1) == 1)
         #expect(broadcaster.ping(2) == 2)
         #expect(log.all == ["adder:1", "adder:2", "late:2"])
+        withExtendedLifetime(adder) {}
     }
 
     @Test func listenerRemovedDuringABroadcastBeforeItsTurnIsNotCalled() {
@@ -29,6 +30,7 @@ struct ReentrancyTests {
         broadcaster.ping(1)
         broadcaster.ping(2)
         #expect(log.all == ["remover:1", "bystander:1", "remover:2", "bystander:2"])
+        withExtendedLifetime((remover, bystander)) {}
     }
 
     @Test func listenerRemovingItselfIsNotCalledAgain() {
@@ -43,6 +45,7 @@ struct ReentrancyTests {
         broadcaster.ping(2)
         #expect(log.all == ["self:1"])
         #expect(broadcaster.listenerCount == 0)
+        withExtendedLifetime(selfRemover) {}
     }
 
     @Test func listenerReleasedDuringABroadcastBeforeItsTurnIsNotCalled() {
@@ -58,6 +61,7 @@ struct ReentrancyTests {
         #expect(broadcaster.ping(1) == 1)
         #expect(observed == nil, "the victim should have been released inside the broadcast")
         #expect(log.all == ["releaser:1"])
+        withExtendedLifetime(releaser) {}
     }
 
     @Test func nestedBroadcastIsDeliveredBeforeTheOuterOneContinues() {
@@ -74,6 +78,7 @@ struct ReentrancyTests {
 
         broadcaster.ping(1)
         #expect(log.all == ["first:1", "first:2", "second:2", "first:after-nested", "second:1"])
+        withExtendedLifetime((first, second)) {}
     }
 
     @Test func everyMethodCanBeCalledFromInsideAListener() {
@@ -99,5 +104,6 @@ struct ReentrancyTests {
             "busy:3", "after-remove:1",
             "describes:Broadcaster(1 listener: PingSpy)",
         ])
+        withExtendedLifetime(busy) {}
     }
 }

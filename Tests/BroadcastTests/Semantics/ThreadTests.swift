@@ -129,5 +129,6 @@ struct ThreadTests {
         let finished = helperFinished.load(ordering: .relaxed)
         #expect(finished)
         #expect(log.all == ["blocker:1", "blocker:2", "other:2", "helper-made:2", "helper-count:1"])
+        withExtendedLifetime(blocker) {}
     }
 }

@@ -13,6 +13,7 @@ struct WeakTests {
             observed = spy
             #expect(broadcaster.addListener(spy))
             #expect(broadcaster.listenerCount == 1)
+            withExtendedLifetime(spy) {}
         }
         #expect(observed == nil, "the broadcaster kept a released listener alive")
     }
