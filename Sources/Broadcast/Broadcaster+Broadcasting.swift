@@ -128,30 +128,31 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
+        var context = DeliveryContext(isolation: isolation)
         let members = storage.withLock { storage in
             if sticky {
                 storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
             }
-            return storage.members(of: P.self)
+            return storage.members(of: P.self, in: &context)
         }
-        return dispatch(to: members, as: P.self, from: isolation, actorOverride: actorOverride, deliver, completion: completion)
+        return dispatch(
+            to: members, as: P.self, in: &context, actorOverride: actorOverride, deliver, completion: completion)
     }
 
     /// Delivers to `members` (a snapshot): calls what can be called here and
     /// schedules the rest on their actors.
     func dispatch<P>(
-        to members: [ListenerEntry],
+        to members: [IndexMember],
         as _: P.Type,
-        from isolation: (any Actor)?,
+        in context: inout DeliveryContext,
         actorOverride: (any Actor)?,
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        var context = DeliveryContext(isolation: isolation)
         var scheduled = ScheduledDeliveries()
         let count = Delivery.deliver(
             to: members, as: P.self, context: &context, actorOverride: actorOverride,
-            scheduled: &scheduled, deliver)
+            scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
         if scheduled.isEmpty {
             completion?(count)
             return count
@@ -163,12 +164,17 @@ extension Broadcaster {
             let entries = batch.entries
             mailboxes.mailbox(for: batch.actor).enqueue { _ in
                 let made = Delivery.deliverScheduled(entries, as: P.self, nonconforming: { type in
-                    self.storage.withLock { $0.recordNonconformance(of: type, to: P.self) }
+                    self.recordNonconformance(of: type, to: P.self)
                 }, deliver)
                 tally?.batchFinished(made: made)
             }
         }
         return count
+    }
+
+    /// Records what a delivery proved: `type` does not conform to `P`.
+    func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type) {
+        storage.withLock { $0.recordNonconformance(of: type, to: P.self) }
     }
 
     /// Wraps a main-actor call so it can travel as a plain `@Sendable` one.

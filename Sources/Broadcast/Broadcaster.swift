@@ -110,17 +110,24 @@ public final class Broadcaster: Sendable {
     /// A listener whose conformance is isolated to its actor
     /// (`extension Screen: @MainActor P`) can only be seen as a `P` on that
     /// actor, so it is included only when this is called there.
-    public func listeners<P>(of listenerType: P.Type) -> [P] {
-        let members = storage.withLock { $0.members(of: P.self) }
-        return members.compactMap { $0.liveObject as? P }
+    public func listeners<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> [P] {
+        var context = DeliveryContext(isolation: isolation)
+        let members = storage.withLock { $0.members(of: P.self, in: &context) }
+        var listeners: [P] = []
+        for member in members {
+            guard let object = member.entry.liveObject else { continue }
+            _ = member.withListener(object, as: P.self, in: &context) { listeners.append($0) }
+        }
+        return listeners
     }
 
     /// The number of live listeners a broadcast to `listenerType` would call
     /// or schedule a call for.
-    public func listenerCount<P>(of listenerType: P.Type) -> Int {
-        let members = storage.withLock { $0.members(of: P.self) }
-        return members.reduce(into: 0) { count, entry in
-            if entry.liveObject != nil { count += 1 }
+    public func listenerCount<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> Int {
+        var context = DeliveryContext(isolation: isolation)
+        let members = storage.withLock { $0.members(of: P.self, in: &context) }
+        return members.reduce(into: 0) { count, member in
+            if member.entry.liveObject != nil { count += 1 }
         }
     }
 
@@ -137,8 +144,9 @@ public final class Broadcaster: Sendable {
     /// entry, so each one reaches the listener exactly once: either it was
     /// made before (and is replayed) or after (and is delivered live).
     func register(_ entry: ListenerEntry, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?) {
+        var context = DeliveryContext(isolation: isolation)
         let replays = storage.withLock { storage -> [StickyBroadcast] in
-            let added = storage.add(entry)
+            let added = storage.add(entry, in: &context)
             return added && receivingStickyBroadcasts ? storage.stickyBroadcasts : []
         }
         for sticky in replays {

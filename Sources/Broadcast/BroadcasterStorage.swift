@@ -14,7 +14,7 @@ struct BroadcasterStorage {
 
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
-    mutating func add(_ entry: ListenerEntry) -> Bool {
+    mutating func add(_ entry: ListenerEntry, in context: inout DeliveryContext) -> Bool {
         switch table.add(entry) {
         case .alreadyPresent:
             return false
@@ -22,10 +22,16 @@ struct BroadcasterStorage {
             if invalidatesIndexes {
                 indexes.removeAll(keepingCapacity: true)
             } else {
-                for index in indexes.values { index.admit(entry, cache: conformances) }
+                for index in indexes.values { index.admit(entry, cache: &conformances, in: &context) }
             }
             return true
         }
+    }
+
+    /// Registers `entry` as if from non-isolated code.
+    mutating func add(_ entry: ListenerEntry) -> Bool {
+        var context = DeliveryContext(isolation: nil)
+        return add(entry, in: &context)
     }
 
     /// Unregisters the entry for `key`; returns it, or nil if there was none.
@@ -44,12 +50,21 @@ struct BroadcasterStorage {
     }
 
     /// The members of `P`'s index, building it on first use.
-    mutating func members<P>(of _: P.Type) -> [ListenerEntry] {
+    mutating func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [IndexMember] {
         let key = ObjectIdentifier(P.self)
-        if let index = indexes[key] as? ConformanceIndex<P> { return index.members }
-        let index = ConformanceIndex<P>(entries: table.liveEntries, cache: conformances)
+        if let index = indexes[key] {
+            // The key is `P`'s identity, so the index is a ConformanceIndex<P>.
+            return unsafeDowncast(index, to: ConformanceIndex<P>.self).members
+        }
+        let index = ConformanceIndex<P>(entries: table.liveEntries, cache: &conformances, in: &context)
         indexes[key] = index
         return index.members
+    }
+
+    /// The members of `P`'s index, building it as if from non-isolated code.
+    mutating func members<P>(of _: P.Type) -> [IndexMember] {
+        var context = DeliveryContext(isolation: nil)
+        return members(of: P.self, in: &context)
     }
 
     /// Records that `type` does not conform to `P`, learned by a delivery on the

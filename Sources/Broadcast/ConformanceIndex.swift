@@ -13,24 +13,30 @@
 /// Mutated only under the ``Broadcaster``'s lock; `members` is a value, so a
 /// broadcast takes a copy under the lock and iterates it after.
 final class ConformanceIndex<P>: AnyConformanceIndex {
-    private(set) var members: [ListenerEntry] = []
+    private(set) var members: [IndexMember] = []
     private var memberObjects: Set<ObjectIdentifier> = []
     private var retiredMembers = 0
 
-    init(entries: [ListenerEntry], cache: ConformanceCache) {
-        let protocolID = ObjectIdentifier(P.self)
+    /// Builds the index from the live entries, casting in `context`.
+    init(entries: [ListenerEntry], cache: inout ConformanceCache, in context: inout DeliveryContext) {
         for entry in entries {
-            guard entry.listens(to: protocolID), let object = entry.liveObject else { continue }
-            if Self.admits(object, of: entry, cache: cache), memberObjects.insert(entry.id).inserted {
-                members.append(entry)
-            }
+            admit(entry, cache: &cache, in: &context)
         }
     }
 
-    func admit(_ entry: ListenerEntry, cache: ConformanceCache) {
+    /// Adds `entry` if its listener conforms, casting in `context`.
+    func admit(_ entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext) {
         guard entry.listens(to: ObjectIdentifier(P.self)), let object = entry.liveObject else { return }
-        if Self.admits(object, of: entry, cache: cache), memberObjects.insert(entry.id).inserted {
-            members.append(entry)
+        let projection: CastProjection
+        if let listener = object as? P {
+            projection = CastProjection(listener, of: object, madeOnMainQueue: context.isOnMainQueue)
+        } else if Self.mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
+            projection = .none
+        } else {
+            return
+        }
+        if memberObjects.insert(entry.id).inserted {
+            members.append(IndexMember(entry: entry, projection: projection))
         }
     }
 
@@ -40,12 +46,12 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
         guard memberObjects.remove(entry.id) != nil else { return }
         retiredMembers += 1
         if retiredMembers * 2 > members.count {
-            members.removeAll { $0.isRetired || $0.object == nil }
+            members.removeAll { $0.entry.isRetired || $0.entry.object == nil }
             retiredMembers = 0
         }
     }
 
-    /// Whether `object` belongs in the index.
+    /// Whether `object`, which failed the cast here, may still conform.
     ///
     /// A cast that succeeds is definitive. A cast that fails is definitive for
     /// a listener with no actor, but not for one registered on an actor: a
@@ -53,16 +59,49 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     /// makes the generic cast fail anywhere else. Such a listener stays in the
     /// index until a delivery on its actor settles the question (recorded in
     /// the ``ConformanceCache``).
-    private static func admits(_ object: AnyObject, of entry: ListenerEntry, cache: ConformanceCache) -> Bool {
-        if object is P { return true }
-        guard entry.isolation != nil else { return false }
+    private static func mayConformOnItsActor(
+        _ object: AnyObject, of entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext
+    ) -> Bool {
+        guard let actor = entry.isolation else { return false }
+        if context.castsAreDefinitive(on: actor) {
+            cache.record(type(of: object), conformsTo: P.self, false)
+            return false
+        }
         return cache.conforms(type(of: object), to: P.self) ?? true
+    }
+}
+
+/// One listener of an index, with the cast to the index's protocol made once.
+struct IndexMember {
+    let entry: ListenerEntry
+    let projection: CastProjection
+
+    /// Calls `body` with the listener as a `P`, for a delivery made in
+    /// `context`; returns false, without calling, if it is not a `P` here.
+    /// `object` is the strong reference the caller just loaded from `entry`.
+    @inline(__always)
+    func withListener<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext, _ body: (P) -> Void) -> Bool {
+        switch projection.validity {
+        case .anywhere:
+            break
+        case .onMainQueueOnly where context.isOnMainQueue:
+            break
+        case .none, .onMainQueueOnly:
+            guard let listener = object as? P else { return false }
+            body(listener)
+            return true
+        }
+        projection.withListener(as: P.self, body)
+        // The projection holds no reference: keep the listener alive until
+        // the call has returned.
+        withExtendedLifetime(object) {}
+        return true
     }
 }
 
 /// The type-erased face of ``ConformanceIndex`` that the table's owner uses to
 /// keep every index in step without knowing its protocol.
 protocol AnyConformanceIndex: AnyObject {
-    func admit(_ entry: ListenerEntry, cache: ConformanceCache)
+    func admit(_ entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext)
     func noteRetired(_ entry: ListenerEntry)
 }

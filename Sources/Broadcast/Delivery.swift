@@ -7,42 +7,38 @@ enum Delivery {
     /// Calls every member that can be called where the broadcast runs, and
     /// collects the others into `scheduled`, grouped by their actor.
     ///
-    /// - Parameter actorOverride: an actor every member must be called on
-    ///   (``Broadcaster/broadcastOnMainActor(to:isolation:_:)``), replacing
-    ///   the isolation each registered with.
+    /// - Parameters:
+    ///   - actorOverride: an actor every member must be called on
+    ///     (``Broadcaster/broadcastOnMainActor(to:sticky:isolation:_:)``),
+    ///     replacing the isolation each registered with.
+    ///   - nonconforming: told about a listener found, definitively, not to
+    ///     conform (one that was only tentatively in the index).
     /// - Returns: the number of calls made or scheduled.
     static func deliver<P>(
-        to members: [ListenerEntry],
+        to members: [IndexMember],
         as _: P.Type,
         context: inout DeliveryContext,
         actorOverride: (any Actor)?,
         scheduled: inout ScheduledDeliveries,
+        nonconforming: (AnyObject.Type) -> Void,
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
-        for entry in members {
+        for member in members {
+            let entry = member.entry
             guard let object = entry.liveObject else { continue }
             guard let actor = actorOverride ?? entry.isolation else {
-                if let listener = object as? P {
-                    call(listener)
-                    count += 1
-                }
+                if member.withListener(object, as: P.self, in: &context, call) { count += 1 }
                 continue
             }
-            switch context.placement(for: actor) {
-            case .verified:
-                if let listener = object as? P {
-                    call(listener)
-                    count += 1
-                }
-            case .mainQueue:
-                if let listener = object as? P {
-                    call(listener)
-                } else {
-                    scheduled.append(entry, on: actor)
-                }
+            if !context.isRunning(on: actor) {
+                scheduled.append(entry, on: actor)
                 count += 1
-            case .elsewhere:
+            } else if member.withListener(object, as: P.self, in: &context, call) {
+                count += 1
+            } else if context.castsAreDefinitive(on: actor) {
+                nonconforming(type(of: object))
+            } else {
                 scheduled.append(entry, on: actor)
                 count += 1
             }

@@ -15,10 +15,10 @@ enum ListenerValidation {
     /// Whether `listener` can be registered; reports a refusal once per type.
     static func accepts(_ listener: AnyObject) -> Bool {
         guard isBoxedValue(listener) else { return true }
-        let type = type(of: listener)
-        let isFirstReport = reportedTypes.withLock { $0.insert(ObjectIdentifier(type)).inserted }
+        let listenerType: AnyObject.Type = type(of: listener)
+        let isFirstReport = reportedTypes.withLock { $0.insert(ObjectIdentifier(listenerType)).inserted }
         if isFirstReport {
-            let message = "Broadcast: refused to register a \(type) as a listener: it is a value boxed as AnyObject, "
+            let message = "Broadcast: refused to register a \(listenerType) as a listener: it is a value boxed as AnyObject, "
                 + "which a weak listener table would release at once. Listeners must be class instances.\n"
             FileHandle.standardError.write(Data(message.utf8))
         }

@@ -15,8 +15,10 @@ struct StickyBroadcast: Sendable {
         protocolID = ObjectIdentifier(P.self)
         replay = { broadcaster, entry, isolation in
             guard entry.listens(to: ObjectIdentifier(P.self)) else { return }
+            var context = DeliveryContext(isolation: isolation)
             _ = broadcaster.dispatch(
-                to: [entry], as: P.self, from: isolation, actorOverride: actorOverride, deliver, completion: nil)
+                to: [IndexMember(entry: entry, projection: .none)], as: P.self, in: &context,
+                actorOverride: actorOverride, deliver, completion: nil)
         }
     }
 }
