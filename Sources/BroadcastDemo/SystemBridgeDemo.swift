@@ -12,7 +12,7 @@ private final class SystemBridgeDemoDownloader: ApplicationStateListener, Sendab
 
     func download(_ name: String) {
         request.withLock { $0 = name }
-        print("  downloader: started \(name)")
+        report("Downloader       started \(name)")
     }
 
     func applicationDidEnterBackground() {
@@ -20,10 +20,10 @@ private final class SystemBridgeDemoDownloader: ApplicationStateListener, Sendab
             defer { request = nil }
             return request
         }
-        print("  downloader: in the background, " + (cancelled.map { "cancelled \($0)" } ?? "nothing to cancel"))
+        report("Downloader       in the background, " + (cancelled.map { "cancelled \($0)" } ?? "nothing to cancel"))
     }
 
-    func applicationDidBecomeActive() { print("  downloader: active again") }
+    func applicationDidBecomeActive() { report("Downloader       active again") }
 }
 
 /// A compose screen that insets its content by what the keyboard covers.
@@ -34,11 +34,11 @@ private final class SystemBridgeDemoComposeScreen: KeyboardListener {
     func keyboardWillShow(_ change: KeyboardChange) {
         let inset = change.coveredHeight(of: frame)
         let options = change.animationCurve?.animationOptionsRawValue.map { String($0, radix: 16) } ?? "none"
-        print("  compose: keyboard will show, inset \(inset) over \(change.animationDuration ?? 0)s (curve \(change.animationCurve?.rawValue ?? -1), options 0x\(options))")
+        report("Compose          keyboard will show, inset \(inset) over \(change.animationDuration ?? 0)s (curve \(change.animationCurve?.rawValue ?? -1), options 0x\(options))")
     }
 
     func keyboardWillHide(_ change: KeyboardChange) {
-        print("  compose: keyboard will hide, inset \(change.coveredHeight(of: frame))")
+        report("Compose          keyboard will hide, inset \(change.coveredHeight(of: frame))")
     }
 }
 
@@ -46,7 +46,7 @@ private final class SystemBridgeDemoComposeScreen: KeyboardListener {
 /// NotificationCenter, through a SystemNotificationBridge, to typed listeners.
 @MainActor
 func runSystemBridgeDemo() async {
-    print("== System bridge: notifications in, typed calls out ==")
+    print("\n── System bridge: notifications in, typed calls out ──")
     let center = NotificationCenter()
     let broadcaster = Broadcaster()
     let bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center,
@@ -57,34 +57,35 @@ func runSystemBridgeDemo() async {
     broadcaster.addListener(compose)
 
     let keyboard = CGRect(x: 0, y: 508, width: 390, height: 336)
-    print("simulator: keyboard shows")
+    step("The simulator shows the keyboard")
     simulator.showKeyboard(endFrame: keyboard)
-    print("  bridge: keyboard \(bridge.keyboardState.endFrame.map { "visible at y=\($0.origin.y)" } ?? "hidden")")
-    print("simulator: keyboard hides")
+    report("Bridge           keyboard \(bridge.keyboardState.endFrame.map { "visible at y=\($0.origin.y)" } ?? "hidden")")
+    step("The simulator hides the keyboard")
     simulator.hideKeyboard(from: keyboard)
 
+    step("A download starts (the Downloader knows nothing of UIKit or NotificationCenter)")
     downloader.download("photo-42.jpg")
-    print("simulator: app goes to the background (posted from another thread)")
+    step("The app goes to the background (posted from another thread)")
     await Task.detached { simulator.enterBackground() }.value
     await broadcaster.waitForScheduledDeliveries()
-    print("  bridge: application state \(bridge.applicationState.map { "\($0)" } ?? "unknown")")
-    print("simulator: app comes back")
+    report("Bridge           application state \(bridge.applicationState.map { "\($0)" } ?? "unknown")")
+    step("The app comes back")
     simulator.enterForeground()
     await broadcaster.waitForScheduledDeliveries()
 
-    print("a screen joining late asks for the current state:")
+    step("A screen joining late asks for the current state")
     let lateScreen = SystemBridgeDemoLateScreen()
     bridge.addListener(lateScreen, receivingCurrentState: true)
     bridge.stop()
-    print("bridge stopped; posting again does nothing:")
+    step("The bridge is stopped; posting again does nothing")
     simulator.enterBackground()
     await broadcaster.waitForScheduledDeliveries()
+    report("(no listener was called)")
     withExtendedLifetime((downloader, compose, lateScreen)) {}
-    print("== end of system bridge demo ==")
 }
 
 /// A screen that registers after the app became active.
 @MainActor
 private final class SystemBridgeDemoLateScreen: @MainActor ApplicationStateListener {
-    func applicationDidBecomeActive() { print("  late screen: told the app is active") }
+    func applicationDidBecomeActive() { report("Late screen      told the app is active") }
 }
