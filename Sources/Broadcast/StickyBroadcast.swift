@@ -24,6 +24,30 @@ struct StickyBroadcast: Sendable {
 }
 
 extension Broadcaster {
+    /// Keeps a sticky broadcast to `listenerType` without delivering it now,
+    /// replacing the previous one: listeners that register afterwards with
+    /// `receivingStickyBroadcasts: true` receive it.
+    ///
+    /// For state whose replay is not the event that set it, for example
+    /// "the keyboard is shown" after a frame change, or a state known before
+    /// any event.
+    public func setStickyBroadcast<P>(to listenerType: P.Type, _ deliver: @escaping @Sendable (P) -> Void) {
+        let sticky = StickyBroadcast(for: P.self, actorOverride: nil, deliver)
+        storage.withLock { $0.setStickyBroadcast(sticky) }
+    }
+
+    /// Keeps a sticky broadcast to `listenerType`, replayed on the main
+    /// actor, without delivering it now; see
+    /// ``setStickyBroadcast(to:_:)`` and
+    /// ``broadcastOnMainActor(to:sticky:isolation:_:)``.
+    public func setStickyBroadcastOnMainActor<P>(
+        to listenerType: P.Type,
+        _ deliver: @escaping @MainActor @Sendable (P) -> Void
+    ) {
+        let sticky = StickyBroadcast(for: P.self, actorOverride: MainActor.shared, Self.mainActorCall(deliver))
+        storage.withLock { $0.setStickyBroadcast(sticky) }
+    }
+
     /// Forgets the sticky broadcast to `listenerType`, if any: listeners that
     /// register afterwards receive nothing for it until the next sticky
     /// broadcast.

@@ -57,6 +57,7 @@ public final class SystemNotificationBridge: Sendable {
         self.broadcaster = broadcaster
         self.notificationCenter = notificationCenter
         self.state = Mutex(BridgeState(application: initialApplicationState))
+        Self.keepApplicationState(initialApplicationState, in: broadcaster)
         start()
     }
 
@@ -122,12 +123,18 @@ public final class SystemNotificationBridge: Sendable {
     /// method returns; called elsewhere, it is scheduled on the main actor
     /// behind the events already scheduled there (await
     /// `broadcaster.waitForScheduledDeliveries()` to wait for it).
-    /// Either way the listener sees each state once: an event already
-    /// reflected in what it was told is not delivered to it again.
+    ///
+    /// The bridge keeps the current state as the broadcaster's sticky
+    /// broadcasts to these two protocols (see
+    /// ``Broadcast/Broadcaster/broadcast(to:sticky:isolation:_:)``), so this is
+    /// ``Broadcast/Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:)``:
+    /// the listener also receives the other sticky broadcasts it conforms to,
+    /// and an application state event racing with the registration reaches it
+    /// exactly once.
     ///
     /// - Parameters:
     ///   - listener: The object to register, as with
-    ///     `Broadcaster.addListener(_:isolation:)`.
+    ///     `Broadcaster.addListener(_:receivingStickyBroadcasts:isolation:)`.
     ///   - receivingCurrentState: Whether to tell it the current state now.
     ///   - isolation: The caller's isolation; leave the default.
     /// - Returns: `false` if the broadcaster refused the listener.
@@ -137,27 +144,7 @@ public final class SystemNotificationBridge: Sendable {
         receivingCurrentState: Bool,
         isolation: isolated (any Actor)? = #isolation
     ) -> Bool {
-        guard broadcaster.addListener(listener, isolation: isolation) else { return false }
-        guard receivingCurrentState else { return true }
-        let reference = WeakReference(listener)
-        state.withLock { $0.track(reference) }
-        // The current state travels as a broadcast that only `listener` acts
-        // on: made on the main actor it runs before this returns; made
-        // elsewhere it waits in the main actor's queue behind the events
-        // already scheduled, so `waitForScheduledDeliveries()` covers it.
-        broadcaster.broadcastOnMainActor(to: (any ApplicationStateListener).self, isolation: isolation) { [weak self] target in
-            guard let self, reference.isAlive, ObjectIdentifier(target) == reference.id else { return }
-            if let state = self.state.withLock({ $0.planApplicationReplay(for: reference.id) }) {
-                state.replayEvent.send(to: target)
-            }
-        }
-        broadcaster.broadcastOnMainActor(to: (any KeyboardListener).self, isolation: isolation) { [weak self] target in
-            guard let self, reference.isAlive, ObjectIdentifier(target) == reference.id else { return }
-            if let change = self.state.withLock({ $0.planKeyboardReplay(for: reference.id) }) {
-                KeyboardEvent.didShow.send(change, to: target)
-            }
-        }
-        return true
+        broadcaster.addListener(listener, receivingStickyBroadcasts: receivingCurrentState, isolation: isolation)
     }
 
     // MARK: - Delivery
@@ -166,149 +153,53 @@ public final class SystemNotificationBridge: Sendable {
         guard let event = SystemEvent(notification: notification) else { return }
         switch event {
         case .application(let event):
-            let sequence = state.withLock { $0.record(event) }
-            broadcaster.broadcastOnMainActor(to: (any ApplicationStateListener).self) { [weak self] listener in
-                let id = ObjectIdentifier(listener)
-                if let self, !self.state.withLock({ $0.admits(id, application: event, sequence) }) { return }
-                event.send(to: listener)
+            let changesState = state.withLock { state in
+                guard let resulting = event.resultingState else { return false }
+                state.application = resulting
+                return true
+            }
+            // A state event is also the latest state: sticky, in the same
+            // critical section as the delivery, so a listener registering
+            // meanwhile gets it exactly once.
+            broadcaster.broadcastOnMainActor(to: (any ApplicationStateListener).self, sticky: changesState) {
+                event.send(to: $0)
             }
         case .keyboard(let event, let change):
-            let sequence = state.withLock { $0.record(event, change) }
-            broadcaster.broadcastOnMainActor(to: (any KeyboardListener).self) { [weak self] listener in
-                let id = ObjectIdentifier(listener)
-                if let self, !self.state.withLock({ $0.admits(id, keyboard: sequence) }) { return }
-                event.send(change, to: listener)
+            let keyboard = state.withLock { state in
+                state.keyboard = state.keyboard.applying(event, change)
+                return state.keyboard
             }
+            // The state to replay is "shown with this change", not this event:
+            // update it first, so a listener registering before the event is
+            // delivered gets the new state (and then the event), never a
+            // stale one.
+            Self.keepKeyboardState(keyboard, in: broadcaster)
+            broadcaster.broadcastOnMainActor(to: (any KeyboardListener).self) { event.send(change, to: $0) }
+        }
+    }
+
+    private static func keepApplicationState(_ application: ApplicationState?, in broadcaster: Broadcaster) {
+        guard let application else { return }
+        broadcaster.setStickyBroadcastOnMainActor(to: (any ApplicationStateListener).self) {
+            application.replayEvent.send(to: $0)
+        }
+    }
+
+    private static func keepKeyboardState(_ keyboard: KeyboardState, in broadcaster: Broadcaster) {
+        switch keyboard {
+        case .visible(let change):
+            broadcaster.setStickyBroadcastOnMainActor(to: (any KeyboardListener).self) {
+                KeyboardEvent.didShow.send(change, to: $0)
+            }
+        case .hidden:
+            broadcaster.clearStickyBroadcast(for: (any KeyboardListener).self)
         }
     }
 }
 
-/// The bridge's memory, behind its lock: the latest states, and what each
-/// listener that asked for the current state has been told.
-///
-/// Every event gets a sequence number when it arrives. A listener told the
-/// current state (a replay) is "covered" up to the sequence number of the
-/// state it was told, so an older event still on its way is not delivered to
-/// it again; and a replay is skipped when the listener has already received
-/// the event that set the current state, or was last told that same state.
+/// The bridge's memory, behind its lock: the latest states, readable from
+/// any thread.
 struct BridgeState {
     var application: ApplicationState?
     var keyboard: KeyboardState = .hidden
-    private var lastSequence: UInt64 = 0
-    /// The event that set `application`.
-    private var applicationSequence: UInt64 = 0
-    /// The latest keyboard event (every one is reflected in `keyboard`).
-    private var keyboardSequence: UInt64 = 0
-    private var tracked: [ObjectIdentifier: Tracking] = [:]
-
-    private struct Tracking {
-        /// Alive means the identifier still names the tracked listener (two
-        /// live objects never share an address); dead means it is stale.
-        let reference: WeakReference
-        var coveredApplication: UInt64 = 0
-        var coveredKeyboard: UInt64 = 0
-        var deliveredApplication: UInt64 = 0
-        /// The application state the listener was last told, by an event or
-        /// a replay.
-        var toldApplication: ApplicationState?
-        var deliveredKeyboard: UInt64 = 0
-    }
-
-    init(application: ApplicationState?) {
-        self.application = application
-    }
-
-    mutating func record(_ event: ApplicationEvent) -> UInt64 {
-        lastSequence += 1
-        if let state = event.resultingState {
-            application = state
-            applicationSequence = lastSequence
-        }
-        return lastSequence
-    }
-
-    mutating func record(_ event: KeyboardEvent, _ change: KeyboardChange) -> UInt64 {
-        lastSequence += 1
-        keyboard = keyboard.applying(event, change)
-        keyboardSequence = lastSequence
-        return lastSequence
-    }
-
-    mutating func track(_ reference: WeakReference) {
-        if tracking(reference.id) != nil { return }
-        tracked = tracked.filter { $0.value.reference.isAlive }
-        tracked[reference.id] = Tracking(reference: reference)
-    }
-
-    /// The tracking of the live listener `id`, if any.
-    private func tracking(_ id: ObjectIdentifier) -> Tracking? {
-        guard let tracking = tracked[id], tracking.reference.isAlive else { return nil }
-        return tracking
-    }
-
-    /// Whether `listener` should receive application event `event`, numbered
-    /// `sequence`; records the delivery.
-    mutating func admits(_ id: ObjectIdentifier, application event: ApplicationEvent, _ sequence: UInt64) -> Bool {
-        // Only state events are replayed, so only they can be duplicates.
-        guard event.resultingState != nil, !tracked.isEmpty else { return true }
-        guard var tracking = tracking(id) else { return true }
-        if sequence <= tracking.coveredApplication { return false }
-        tracking.deliveredApplication = Swift.max(tracking.deliveredApplication, sequence)
-        tracking.toldApplication = event.resultingState
-        tracked[id] = tracking
-        return true
-    }
-
-    /// Whether `listener` should receive the keyboard event numbered
-    /// `sequence`; records the delivery.
-    mutating func admits(_ id: ObjectIdentifier, keyboard sequence: UInt64) -> Bool {
-        guard !tracked.isEmpty else { return true }
-        guard var tracking = tracking(id) else { return true }
-        if sequence <= tracking.coveredKeyboard { return false }
-        tracking.deliveredKeyboard = Swift.max(tracking.deliveredKeyboard, sequence)
-        tracked[id] = tracking
-        return true
-    }
-
-    /// What to tell `listener` about the current state; records it.
-    /// The application state to tell listener `id`, if it has not already
-    /// received the event that set it; records that it has been told.
-    mutating func planApplicationReplay(for id: ObjectIdentifier) -> ApplicationState? {
-        guard var tracking = tracking(id), let application else { return nil }
-        guard tracking.deliveredApplication < applicationSequence || applicationSequence == 0 else { return nil }
-        tracking.coveredApplication = Swift.max(tracking.coveredApplication, applicationSequence)
-        // Events it already received may have left it in this very state (the
-        // ones in between are covered, so it will not see them).
-        let alreadyTold = tracking.toldApplication == application
-        tracking.toldApplication = application
-        tracked[id] = tracking
-        return alreadyTold ? nil : application
-    }
-
-    /// The change that made the keyboard visible, to tell listener `id` if it
-    /// has not already received it; records that it has been told.
-    mutating func planKeyboardReplay(for id: ObjectIdentifier) -> KeyboardChange? {
-        guard var tracking = tracking(id), case .visible(let change) = keyboard else { return nil }
-        guard tracking.deliveredKeyboard < keyboardSequence else { return nil }
-        tracking.coveredKeyboard = Swift.max(tracking.coveredKeyboard, keyboardSequence)
-        tracked[id] = tracking
-        return change
-    }
-}
-
-/// A weak reference that can cross into the bridge's lock: it is only used to
-/// tell whether the object is still alive, never to call it.
-final class WeakReference: @unchecked Sendable {
-    // @unchecked Sendable: `object` is a `weak let`, assigned once in `init`;
-    // loading a weak reference is thread-safe, and the loaded value is only
-    // compared with nil, so no listener state is ever shared through it.
-    private weak let object: AnyObject?
-    let id: ObjectIdentifier
-
-    init(_ object: AnyObject) {
-        self.object = object
-        self.id = ObjectIdentifier(object)
-    }
-
-    var isAlive: Bool { object != nil }
 }
