@@ -87,7 +87,7 @@ struct ReliabilityLifetimeTests {
         broadcaster.addListener(screen!)
         let calls = screen!.calls
         // The main actor is busy with this test, so the delivery stays queued.
-        let scheduled = Mutex(0)
+        let scheduled = ReliabilityLock(0)
         onAnotherThread { scheduled.withLock { $0 = broadcaster.broadcast(to: LifePing.self) { $0.ping(1) } } }
         #expect(scheduled.withLock { $0 } == 1)
         screen = nil

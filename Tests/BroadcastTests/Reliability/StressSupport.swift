@@ -59,7 +59,7 @@ final class StressListenerCore: Sendable {
     let id: Int
     let targets: Set<StressTarget>
     let isMainActorListener: Bool
-    let state = Mutex(State())
+    let state = ReliabilityLock(State())
 
     init(id: Int, targets: Set<StressTarget>, isMainActorListener: Bool = false) {
         self.id = id
@@ -158,14 +158,14 @@ final class StressWorld: Sendable {
     private let clock = Atomic<Int>(0)
     private let nextBroadcast = Atomic<Int>(0)
     private let nextListener = Atomic<Int>(0)
-    let records = Mutex<[StressBroadcastRecord]>([])
-    let cores = Mutex<[StressListenerCore]>([])
+    let records = ReliabilityLock<[StressBroadcastRecord]>([])
+    let cores = ReliabilityLock<[StressListenerCore]>([])
     /// Main-actor listeners stay registered and alive for the whole run, so
     /// every delivery scheduled for them must happen.
-    let screens = Mutex<[StressScreen]>([])
+    let screens = ReliabilityLock<[StressScreen]>([])
     /// Awaited broadcasts whose closure-call count differed from the count
     /// they returned, at the moment they returned.
-    let barrierViolations = Mutex<[String]>([])
+    let barrierViolations = ReliabilityLock<[String]>([])
 
     /// A stamp of the global clock: sequentially consistent, so stamps order
     /// the events they bracket across threads.
