@@ -1,8 +1,10 @@
 /// An asynchronous sequence of the `Event` values posted to a broadcaster.
 ///
 /// ```swift
-/// for await state in broadcaster.events(of: ApplicationState.self) {
-///     if state == .background { downloader.cancel() }
+/// struct Connectivity: Sendable { let isOnline: Bool }
+///
+/// for await change in broadcaster.events(of: Connectivity.self) {
+///     banner.isHidden = change.isOnline
 /// }
 /// ```
 ///
@@ -39,11 +41,28 @@ extension Broadcaster {
     ///     event by default.
     ///   - receivingStickyEvent: Whether the sequence starts with the sticky
     ///     `Event`, if one is kept.
+    /// - Returns: A sequence for one consumer; it ends when the consuming task
+    ///   is cancelled or this broadcaster is released.
     public func events<Event: Sendable>(
         of eventType: Event.Type,
         bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded,
         receivingStickyEvent: Bool = false
     ) -> BroadcastEvents<Event> {
+        makeEvents(of: Event.self, bufferingPolicy: bufferingPolicy, receivingStickyEvent: receivingStickyEvent).events
+    }
+
+    /// Makes an event stream, and a function that ends it, for owners (such
+    /// as the system bridge) whose own release must end the streams they
+    /// hand out.
+    ///
+    /// - Parameter onTermination: called once when the stream ends, however
+    ///   it ends.
+    package func makeEvents<Event: Sendable>(
+        of eventType: Event.Type,
+        bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy,
+        receivingStickyEvent: Bool,
+        onTermination: (@Sendable () -> Void)? = nil
+    ) -> (events: BroadcastEvents<Event>, finish: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: bufferingPolicy)
         let listener = ClosureListener<Event> { continuation.yield($0) }
         let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
@@ -54,8 +73,9 @@ extension Broadcaster {
             self?.unregister(entry)
             self?.storage.withLock { $0.removeStreamFinisher(for: entry.id) }
             withExtendedLifetime(retained) {}
+            onTermination?()
         }
         register(entry, receivingStickyBroadcasts: receivingStickyEvent, from: nil)
-        return BroadcastEvents(stream: stream)
+        return (BroadcastEvents(stream: stream), { continuation.finish() })
     }
 }

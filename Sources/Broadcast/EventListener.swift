@@ -48,6 +48,12 @@ extension Broadcaster {
         await broadcastAndWait(to: (any EventListener<Event>).self) { $0.receive(event) }
     }
 
+    /// Keeps `event` as the sticky `Event` without delivering it now, so that
+    /// handlers, listeners and streams registering later can ask for it.
+    public func setStickyEvent<Event: Sendable>(_ event: Event) {
+        setStickyBroadcast(to: (any EventListener<Event>).self) { $0.receive(event) }
+    }
+
     /// Forgets the sticky `Event`, if any.
     public func clearStickyEvent<Event: Sendable>(of eventType: Event.Type) {
         clearStickyBroadcast(for: (any EventListener<Event>).self)

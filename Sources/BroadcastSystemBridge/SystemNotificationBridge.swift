@@ -37,6 +37,8 @@ public final class SystemNotificationBridge: Sendable {
 
     private let observers = Mutex<[any NSObjectProtocol]>([])
     private let state: Mutex<BridgeState>
+    /// Ends the application-state streams this bridge handed out, by key.
+    private let streamFinishers = Mutex<(nextKey: Int, finishers: [Int: @Sendable () -> Void])>((0, [:]))
 
     /// Starts observing `notificationCenter` and delivering its keyboard and
     /// application notifications through `broadcaster`.
@@ -58,12 +60,15 @@ public final class SystemNotificationBridge: Sendable {
         self.notificationCenter = notificationCenter
         self.state = Mutex(BridgeState(application: initialApplicationState))
         Self.keepApplicationState(initialApplicationState, in: broadcaster)
+        if let initialApplicationState { broadcaster.setStickyEvent(initialApplicationState) }
         start()
     }
 
     deinit {
         let tokens = observers.withLock { $0 }
         for token in tokens { notificationCenter.removeObserver(token) }
+        let finishers = streamFinishers.withLock { $0.finishers.values }
+        for finish in finishers { finish() }
     }
 
     // MARK: - Observing
@@ -147,6 +152,41 @@ public final class SystemNotificationBridge: Sendable {
         broadcaster.addListener(listener, receivingStickyBroadcasts: receivingCurrentState, isolation: isolation)
     }
 
+    /// The application state from now on, as an asynchronous sequence that
+    /// starts with the current state, if known.
+    ///
+    /// ```swift
+    /// for await state in bridge.applicationStates() where state == .background {
+    ///     downloader.cancelCurrentRequest()
+    /// }
+    /// ```
+    ///
+    /// Each state is produced when its notification arrives, on the posting
+    /// thread, before the listeners' main-actor calls run. The sequence ends
+    /// when the consuming task is cancelled, when the bridge is released, or
+    /// when the broadcaster is released. The values are also posted to the
+    /// broadcaster as sticky `ApplicationState` events, so
+    /// `broadcaster.events(of: ApplicationState.self)` sees them too.
+    ///
+    /// - Parameter bufferingPolicy: What to keep while the consumer is busy;
+    ///   every state by default.
+    /// - Returns: A sequence for one consumer.
+    public func applicationStates(
+        bufferingPolicy: AsyncStream<ApplicationState>.Continuation.BufferingPolicy = .unbounded
+    ) -> BroadcastEvents<ApplicationState> {
+        let key = streamFinishers.withLock { streams in
+            defer { streams.nextKey += 1 }
+            return streams.nextKey
+        }
+        let (events, finish) = broadcaster.makeEvents(
+            of: ApplicationState.self, bufferingPolicy: bufferingPolicy, receivingStickyEvent: true
+        ) { [weak self] in
+            _ = self?.streamFinishers.withLock { $0.finishers.removeValue(forKey: key) }
+        }
+        streamFinishers.withLock { $0.finishers[key] = finish }
+        return events
+    }
+
     // MARK: - Delivery
 
     private func receive(_ notification: Notification) {
@@ -163,6 +203,9 @@ public final class SystemNotificationBridge: Sendable {
             // meanwhile gets it exactly once.
             broadcaster.broadcastOnMainActor(to: (any ApplicationStateListener).self, sticky: changesState) {
                 event.send(to: $0)
+            }
+            if let resulting = event.resultingState {
+                broadcaster.post(resulting, sticky: true)
             }
         case .keyboard(let event, let change):
             let keyboard = state.withLock { state in
