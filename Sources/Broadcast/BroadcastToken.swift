@@ -19,7 +19,7 @@ public final class BroadcastToken: Sendable {
         state = Mutex(State(retained: listener, unregister: unregister))
     }
 
-    /// Unregisters the handler. Calling it again does nothing.
+    /// Unregisters the handler; calling it again does nothing.
     ///
     /// After it returns, the handler is not called by broadcasts that start
     /// afterwards, nor by the rest of a broadcast in flight on this thread.

@@ -100,7 +100,8 @@ extension Broadcaster {
         }
     }
 
-    /// Returns once every call scheduled on an actor before this call has run.
+    /// Returns once every call this broadcaster scheduled on an actor before
+    /// this call has run.
     ///
     /// A barrier for code (and tests) that broadcasts through synchronous
     /// typed methods: `broadcaster.postCreated(post)`, then

@@ -36,11 +36,13 @@ extension Broadcaster {
         }
     }
 
-    /// Calls `handler` with `owner` and every `Event` posted, while both the
-    /// returned token and `owner` are alive.
+    /// Calls `handler` with `owner` and every `Event` posted, until the token
+    /// is released or cancelled; skips the call once `owner` is gone.
     ///
     /// `owner` is held weakly and passed to the handler, so the handler never
-    /// needs to capture `self`:
+    /// needs to capture `self`. Once `owner` is deallocated the handler stays
+    /// registered (and counted) until its token goes, but is not called;
+    /// store the token in `owner` so that both go together:
     ///
     /// ```swift
     /// token = broadcaster.addHandler(for: UserSignedIn.self, owner: self) { owner, event in
@@ -48,6 +50,13 @@ extension Broadcaster {
     /// }
     /// ```
     ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`, if one is kept.
+    ///   - isolation: Where the handler runs; defaults to the caller's.
+    ///   - handler: Called with `owner` and each event.
     /// - Returns: A token that keeps the handler registered.
     public func addHandler<Owner: AnyObject, Event: Sendable>(
         for eventType: Event.Type,

@@ -74,12 +74,12 @@ public final class Broadcaster: Sendable {
     ///   - listener: The object to call. A value type boxed as `AnyObject`
     ///     (a struct, or the Foundation objects that numbers and strings bridge
     ///     to) would be released at once and never called, so it is refused.
-    ///   - isolation: The actor the listener is called on; defaults to the
-    ///     caller's.
     ///   - receivingStickyBroadcasts: Whether to call `listener` at once with
     ///     the latest sticky broadcast of each protocol it conforms to (see
     ///     ``broadcast(to:sticky:isolation:_:)``). Ignored if it was already
     ///     registered: it has seen those broadcasts.
+    ///   - isolation: The actor the listener is called on; defaults to the
+    ///     caller's.
     /// - Returns: `true` if `listener` is registered when the call returns;
     ///   `false` if it was refused (a one-time message names its type).
     @discardableResult
@@ -94,8 +94,11 @@ public final class Broadcaster: Sendable {
         return true
     }
 
-    /// Unregisters `listener`. Removing an object that is not registered does
-    /// nothing.
+    /// Unregisters a listener added with ``addListener(_:receivingStickyBroadcasts:isolation:)``.
+    ///
+    /// Removing an object that is not registered does nothing. Its
+    /// ``ListenerRegistration``s, if any, are separate and keep listening
+    /// until stopped.
     ///
     /// Once this returns, no broadcast that starts afterwards calls `listener`,
     /// nor does the rest of a broadcast in flight on this thread. A call that
@@ -131,7 +134,11 @@ public final class Broadcaster: Sendable {
         }
     }
 
-    /// The number of live listeners, whatever they conform to.
+    /// The number of live registrations, whatever their listeners conform to.
+    ///
+    /// Closure handlers and event streams count (each is a listener object),
+    /// and an object registered both with `addListener` and through a
+    /// ``ListenerRegistration`` counts once for each.
     public var listenerCount: Int {
         storage.withLock { $0.table.liveEntries.count }
     }

@@ -3,8 +3,8 @@
 /// Protocol broadcasts (``Broadcaster/broadcast(to:sticky:isolation:_:)``) suit
 /// objects with several typed methods. When an event is better modelled as a
 /// value (`struct UserSignedIn { let user: User }`), post the value with
-/// ``Broadcaster/post(_:sticky:)`` and receive it in an object that conforms to
-/// `EventListener`, in a closure (``Broadcaster/addHandler(for:handler:)``) or in
+/// ``Broadcaster/post(_:sticky:isolation:)`` and receive it in an object that conforms to
+/// `EventListener`, in a closure (``Broadcaster/addHandler(for:receivingStickyEvent:isolation:handler:)``) or in
 /// a `for await` loop (``Broadcaster/events(of:bufferingPolicy:receivingStickyEvent:)``).
 /// All three are listeners in the same table, so order, threads, actors and
 /// re-entrancy follow the same rules.

@@ -24,7 +24,9 @@ public final class ListenerRegistration: Sendable {
     private let activeEntry = Mutex<ListenerEntry?>(nil)
 
     /// Declares that `listener` listens to broadcasts to `listenerType` during
-    /// `lifespan`. It does not start listening until ``start(isolation:)``.
+    /// `lifespan`, without starting.
+    ///
+    /// It does not listen until ``start(isolation:)``.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -48,7 +50,7 @@ public final class ListenerRegistration: Sendable {
     }
 
     /// A registration for a closure handler, which the registration keeps
-    /// alive; see ``ListenerRegistrations/addHandler(for:lifespan:handler:)``.
+    /// alive; see `ListenerRegistrations.addHandler(for:lifespan:isolation:handler:)`.
     init(retaining listener: RetainedListener, object: AnyObject, protocolID: ObjectIdentifier, lifespan: Lifespan, on broadcaster: Broadcaster) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
@@ -57,14 +59,17 @@ public final class ListenerRegistration: Sendable {
         self.target = .retained(listener, WeakListener(object))
     }
 
-    /// Whether the registration is listening. A registration whose listener
-    /// was released stops counting as listening.
+    /// Whether the registration is listening.
+    ///
+    /// A registration whose listener was released stops counting as
+    /// listening.
     public var isListening: Bool {
         activeEntry.withLock { $0 != nil } && target.weak.object != nil
     }
 
-    /// Starts listening; does nothing if already listening or if the listener
-    /// is gone. The caller's isolation is recorded, as with `addListener`.
+    /// Starts listening, unless already listening or the listener is gone.
+    ///
+    /// The caller's isolation is recorded, as with `addListener`.
     public func start(isolation: isolated (any Actor)? = #isolation) {
         guard let listener = target.weak.object else { return }
         let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: protocolID)
@@ -77,7 +82,7 @@ public final class ListenerRegistration: Sendable {
         broadcaster.register(entry, receivingStickyBroadcasts: receivesStickyBroadcasts, from: isolation)
     }
 
-    /// Stops listening; does nothing if not listening.
+    /// Stops listening, if listening.
     ///
     /// After it returns, no broadcast that starts afterwards reaches the
     /// listener through this registration.

@@ -13,6 +13,8 @@ import Synchronization
 ///         registrations.add(self, for: KeyboardListener.self, lifespan: .visible)
 ///     }
 ///
+///     required init?(coder: NSCoder) { fatalError("not used") }
+///
 ///     override func viewWillAppear(_ animated: Bool) {
 ///         super.viewWillAppear(animated)
 ///         registrations.start(.visible)
@@ -36,6 +38,7 @@ public final class ListenerRegistrations: Sendable {
     }
 
     /// Declares that `listener` listens to `listenerType` during `lifespan`.
+    ///
     /// A ``Lifespan/lifetime`` registration starts at once.
     ///
     /// - Returns: The registration, for callers that start and stop it
@@ -55,9 +58,10 @@ public final class ListenerRegistrations: Sendable {
         return registration
     }
 
-    /// Declares a closure handler for `Event` values during `lifespan`; the
-    /// registrations keep the closure alive. A ``Lifespan/lifetime`` handler
-    /// starts at once.
+    /// Declares a closure handler for `Event` values during `lifespan`.
+    ///
+    /// The registrations keep the closure alive. A ``Lifespan/lifetime``
+    /// handler starts at once.
     @discardableResult
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
@@ -73,8 +77,9 @@ public final class ListenerRegistrations: Sendable {
         return registration
     }
 
-    /// Adds an existing registration. A ``Lifespan/lifetime`` registration
-    /// starts at once.
+    /// Adds an existing registration.
+    ///
+    /// A ``Lifespan/lifetime`` registration starts at once.
     public func add(_ registration: ListenerRegistration, isolation: isolated (any Actor)? = #isolation) {
         registrations.withLock { $0.append(registration) }
         if registration.lifespan == .lifetime { registration.start() }

@@ -3,7 +3,7 @@ import Foundation
 /// Receives the system keyboard's show, hide and frame-change events as typed
 /// calls, on the main actor.
 ///
-/// Register with a ``Broadcaster`` (`broadcaster.addListener(self)`, or
+/// Register with a ``/Broadcast/Broadcaster`` (`broadcaster.addListener(self)`, or
 /// ``SystemNotificationBridge/addListener(_:receivingCurrentState:isolation:)``
 /// to be told at once whether the keyboard is up). A ``SystemNotificationBridge``
 /// feeding that broadcaster delivers every keyboard notification it observes.

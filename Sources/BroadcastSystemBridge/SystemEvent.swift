@@ -74,9 +74,10 @@ public enum ApplicationEvent: String, Sendable, CaseIterable {
         }
     }
 
-    /// The application state this event leaves the application in, if it
-    /// defines one: active, inactive (will resign active) or background.
-    /// Other events leave the state as it was.
+    /// The application state this event leaves the application in, if any.
+    ///
+    /// Active, inactive (will resign active) or background; other events
+    /// leave the state as it was.
     public var resultingState: ApplicationState? {
         switch self {
         case .didBecomeActive: .active

@@ -78,9 +78,10 @@ public final class SystemNotificationBridge: Sendable {
         observers.withLock { !$0.isEmpty }
     }
 
-    /// Stops observing: no notification posted after this returns is
-    /// delivered. Deliveries already scheduled still run. Calling it again
-    /// does nothing.
+    /// Stops observing the center.
+    ///
+    /// No notification posted after this returns is delivered. Deliveries
+    /// already scheduled still run. Calling it again does nothing.
     public func stop() {
         let tokens = observers.withLock { observers in
             defer { observers.removeAll() }
@@ -89,8 +90,9 @@ public final class SystemNotificationBridge: Sendable {
         for token in tokens { notificationCenter.removeObserver(token) }
     }
 
-    /// Observes again after ``stop()``. Does nothing while observing; `init`
-    /// already starts.
+    /// Observes the center again after ``stop()``.
+    ///
+    /// Does nothing while observing; `init` already starts.
     public func start() {
         observers.withLock { observers in
             guard observers.isEmpty else { return }
@@ -131,8 +133,8 @@ public final class SystemNotificationBridge: Sendable {
     ///
     /// The bridge keeps the current state as the broadcaster's sticky
     /// broadcasts to these two protocols (see
-    /// ``Broadcast/Broadcaster/broadcast(to:sticky:isolation:_:)``), so this is
-    /// ``Broadcast/Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:)``:
+    /// ``/Broadcast/Broadcaster/broadcast(to:sticky:isolation:_:)``), so this is
+    /// ``/Broadcast/Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:)``:
     /// the listener also receives the other sticky broadcasts it conforms to,
     /// and an application state event racing with the registration reaches it
     /// exactly once.
