@@ -30,7 +30,7 @@ struct FilteringTests {
 
     class ConformingParent: Base, @unchecked Sendable {
         // @unchecked Sendable: the only stored property is the `EventLog`,
-        // itself Sendable (a Mutex guards its array); the class is non-final
+        // itself Sendable (a lock guards its array); the class is non-final
         // only so that a subclass can be declared.
         let log: EventLog
         init(_ log: EventLog) { self.log = log }

@@ -1,5 +1,19 @@
+import Foundation
 import Testing
 @testable import Broadcast
+
+/// Whether this process runs under ThreadSanitizer, whose allocator does not
+/// promptly hand a freed block back (measured: no reuse in 200,000
+/// allocations), so an address-reuse test cannot set itself up there. The
+/// plain test run covers those tests.
+let runsUnderThreadSanitizer: Bool = {
+    #if canImport(Darwin)
+    let defaultHandle = UnsafeMutableRawPointer(bitPattern: -2)
+    #else
+    let defaultHandle: UnsafeMutableRawPointer? = nil   // RTLD_DEFAULT
+    #endif
+    return dlsym(defaultHandle, "__tsan_init") != nil
+}()
 
 /// Semantic 2 — Identity: one registration per object (`===`), robust to
 /// address reuse after deallocation.
@@ -53,7 +67,8 @@ struct IdentityTests {
         return nil
     }
 
-    @Test func newObjectAtAReusedAddressIsANewListener() throws {
+    @Test(.disabled(if: runsUnderThreadSanitizer, "ThreadSanitizer's allocator does not reuse addresses promptly"))
+    func newObjectAtAReusedAddressIsANewListener() throws {
         let broadcaster = Broadcaster()
         let log = EventLog()
         var old: PingSpy? = PingSpy("old", log: log)
@@ -77,7 +92,8 @@ struct IdentityTests {
         #expect(log.all == ["old:0", "new:2"])
     }
 
-    @Test func tableReplacesTheDeadEntryAtAReusedAddress() throws {
+    @Test(.disabled(if: runsUnderThreadSanitizer, "ThreadSanitizer's allocator does not reuse addresses promptly"))
+    func tableReplacesTheDeadEntryAtAReusedAddress() throws {
         var table = ListenerTable()
         let log = EventLog()
         var old: PingSpy? = PingSpy("old", log: log)

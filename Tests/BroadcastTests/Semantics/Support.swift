@@ -3,13 +3,35 @@ import Synchronization
 import Broadcast
 
 // Shared spies for the semantic suite. Every spy records what it received in
-// an `EventLog` (a `Mutex` around an array), so tests assert on the log after
+// an `EventLog` (a lock around an array), so tests assert on the log after
 // the fact — never only inside a callback, where a missing delivery would pass
 // silently.
 
+/// A value guarded by an `NSLock`.
+///
+/// Not `Mutex`: on Linux, ThreadSanitizer does not see `Mutex`'s futex-based
+/// locking and reports every contended `withLock` as a "Swift access race"
+/// (measured with Swift 6.3.1), whereas `NSLock` is a pthread mutex, which it
+/// understands. The spies must not add noise to the `--sanitize=thread` run.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read or written inside `withLock`,
+    // under `lock`, and is itself Sendable, so what `withLock` hands out may
+    // cross threads.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 /// An append-only, thread-safe record of events, in the order they happened.
 final class EventLog: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
 
     func record(_ event: String) {
         events.withLock { $0.append(event) }
@@ -66,9 +88,9 @@ final class CountingPing: Ping, Sendable {
 /// A holder whose content can be dropped from another closure, to release a
 /// listener in the middle of a broadcast.
 final class Holder<Value: AnyObject & Sendable>: Sendable {
-    private let content: Mutex<Value?>
+    private let content: Locked<Value?>
 
-    init(_ value: Value) { content = Mutex(value) }
+    init(_ value: Value) { content = Locked(value) }
 
     var value: Value? { content.withLock { $0 } }
 
