@@ -27,7 +27,13 @@ extension Broadcaster {
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call. `@Sendable` because it may run on
     ///     another actor.
-    /// - Returns: The number of calls made or scheduled.
+    /// - Returns: The number of calls made or scheduled. A listener
+    ///   registered on the main actor whose conformance to `listenerType` has
+    ///   not been checked there yet is counted as scheduled when the broadcast
+    ///   runs elsewhere: only the main actor can check an isolated
+    ///   conformance, and if it finds none the scheduled call does nothing
+    ///   (later broadcasts then count exactly).
+    ///   ``broadcastAndWait(to:isolation:_:)`` always returns the exact count.
     @discardableResult
     public func broadcast<P>(
         to listenerType: P.Type,

@@ -101,11 +101,8 @@ func runModelSequence(
             if actual != expected {
                 mismatches.append("listeners(of: \(target)) expected \(expected), actual \(actual)")
             }
-            // Main-actor mode skips `listenerCount(of:)`: it counts a
-            // main-actor listener that does not conform at all (see
-            // ReliabilityFindingsTests.mainActorListenerCountedForForeignProtocol).
             let count = harness.observedCount(of: target)
-            if mode != .mainActor, count != expected.count {
+            if count != expected.count {
                 mismatches.append("listenerCount(of: \(target)) expected \(expected.count), actual \(count)")
             }
         }
