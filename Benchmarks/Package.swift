@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder, and a clone of the
+// repository may sit in a folder of any name (CI clones afresh), so the root
+// package's identity is derived from where this manifest is.
+let rootPackage = Context.packageDirectory
+    .split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "broadcast"
+
+// The benchmark package. It lives apart from the library so that `Broadcast`
+// itself stays dependency-free: package-benchmark and OpenCombine are only
+// resolved when someone builds the benchmarks.
+//
+// - `BroadcastComparison` (executable): the side-by-side runner. One command
+//   prints the comparison table and writes the JSON (see Docs/Benchmarks.md).
+//   It needs no package-benchmark code, so the CI smoke build stays small.
+// - `BroadcastBenchmarks` (package-benchmark target): percentiles and malloc
+//   counters for the core scenarios, run with `swift package benchmark`.
+let package = Package(
+    name: "BroadcastBenchmarks",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        // Counts malloc calls and bytes by replacing the allocator's entry
+        // points in the runner executable (glibc's __libc_* functions do the work).
+        .target(name: "CAllocCounter"),
+        .target(
+            name: "BenchmarkKit",
+            dependencies: [
+                .product(name: "Broadcast", package: rootPackage),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            // The listeners' `received &+= 1` would otherwise pay a dynamic
+            // exclusivity check (swift_beginAccess, ~60 instructions) in every
+            // delivery of every implementation, hiding the differences.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+        ),
+        .executableTarget(
+            name: "BroadcastComparison",
+            dependencies: ["BenchmarkKit", "CAllocCounter"]
+        ),
+        // A fixed workload to run under valgrind's callgrind.
+        .executableTarget(name: "BroadcastProfile", dependencies: ["BenchmarkKit"]),
+        .executableTarget(
+            name: "BroadcastBenchmarks",
+            dependencies: [
+                "BenchmarkKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/BroadcastBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
