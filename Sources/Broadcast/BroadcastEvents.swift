@@ -55,8 +55,13 @@ extension Broadcaster {
     /// as the system bridge) whose own release must end the streams they
     /// hand out.
     ///
-    /// - Parameter onTermination: called once when the stream ends, however
-    ///   it ends.
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - bufferingPolicy: What to keep while the consumer is busy.
+    ///   - receivingStickyEvent: Whether the stream starts with the sticky
+    ///     `Event`, if one is kept.
+    ///   - onTermination: Called once when the stream ends, however it ends.
+    /// - Returns: The stream, and a function that ends it.
     package func makeEvents<Event: Sendable>(
         of eventType: Event.Type,
         bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy,

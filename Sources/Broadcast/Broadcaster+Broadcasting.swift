@@ -67,7 +67,9 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) -> Int {
-        send(to: P.self, sticky: sticky, from: isolation, actorOverride: MainActor.shared, Self.mainActorCall(deliver), completion: nil)
+        send(
+            to: P.self, sticky: sticky, from: isolation, actorOverride: MainActor.shared, Self.mainActorCall(deliver),
+            completion: nil)
     }
 
     /// Broadcasts like ``broadcast(to:sticky:isolation:_:)`` and returns once
@@ -125,10 +127,17 @@ extension Broadcaster {
     /// The one path behind every broadcast method: snapshot the index (and
     /// record a sticky broadcast) under the lock, then deliver without it.
     ///
-    /// - Parameter completion: if given, called once with the number of calls
-    ///   made, after the scheduled ones have run too.
+    /// - Parameters:
+    ///   - listenerType: The protocol to broadcast to.
+    ///   - sticky: Whether to keep the broadcast as the latest for `P`.
+    ///   - isolation: Where the broadcast runs.
+    ///   - actorOverride: The actor every listener must be called on, if any.
+    ///   - deliver: Makes the typed call.
+    ///   - completion: If given, called once with the number of calls made,
+    ///     after the scheduled ones have run too.
+    /// - Returns: The number of calls made or scheduled.
     func send<P>(
-        to _: P.Type,
+        to listenerType: P.Type,
         sticky: Bool,
         from isolation: (any Actor)?,
         actorOverride: (any Actor)?,
@@ -165,14 +174,17 @@ extension Broadcaster {
             return count
         }
         let tally = completion.map {
-            DeliveryTally(madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
+            DeliveryTally(
+                madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
         }
         for batch in scheduled.batches {
             let entries = batch.entries
             mailboxes.mailbox(for: batch.actor).enqueue { _ in
-                let made = Delivery.deliverScheduled(entries, as: P.self, nonconforming: { type in
-                    self.recordNonconformance(of: type, to: P.self)
-                }, deliver)
+                let made = Delivery.deliverScheduled(
+                    entries, as: P.self,
+                    nonconforming: { type in
+                        self.recordNonconformance(of: type, to: P.self)
+                    }, deliver)
                 tally?.batchFinished(made: made)
             }
         }
@@ -185,6 +197,7 @@ extension Broadcaster {
     }
 
     /// Wraps a main-actor call so it can travel as a plain `@Sendable` one.
+    ///
     /// Only ever invoked on the main actor: the delivery path runs it either
     /// where ``DeliveryContext`` found the main actor, or in the main actor's
     /// mailbox.

@@ -36,9 +36,12 @@ struct BroadcasterStorage {
 
     /// Unregisters the entry for `key`; returns it, or nil if there was none.
     ///
-    /// - Parameter expected: if given, the entry is removed only if it is
-    ///   this one. Owners that hold their listener weakly pass it, because
-    ///   once that listener is gone its address may identify a new object.
+    /// - Parameters:
+    ///   - key: The registration to remove.
+    ///   - expected: If given, the entry is removed only if it is this one.
+    ///     Owners that hold their listener weakly pass it, because once that
+    ///     listener is gone its address may identify a new object.
+    /// - Returns: The removed entry, or nil.
     mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> ListenerEntry? {
         guard let (entry, invalidatesIndexes) = table.remove(key, ifEntryIs: expected) else { return nil }
         if invalidatesIndexes {

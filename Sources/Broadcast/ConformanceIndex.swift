@@ -78,9 +78,12 @@ struct IndexMember {
 
     /// Calls `body` with the listener as a `P`, for a delivery made in
     /// `context`; returns false, without calling, if it is not a `P` here.
+    ///
     /// `object` is the strong reference the caller just loaded from `entry`.
     @inline(__always)
-    func withListener<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext, _ body: (P) -> Void) -> Bool {
+    func withListener<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext, _ body: (P) -> Void)
+        -> Bool
+    {
         switch projection.validity {
         case .anywhere:
             break

@@ -8,15 +8,20 @@ enum Delivery {
     /// collects the others into `scheduled`, grouped by their actor.
     ///
     /// - Parameters:
-    ///   - actorOverride: an actor every member must be called on
+    ///   - members: A snapshot of the index, in registration order.
+    ///   - listenerType: The protocol the members are delivered as.
+    ///   - context: Where the broadcast runs.
+    ///   - actorOverride: An actor every member must be called on
     ///     (``Broadcaster/broadcastOnMainActor(to:sticky:isolation:_:)``),
     ///     replacing the isolation each registered with.
-    ///   - nonconforming: told about a listener found, definitively, not to
+    ///   - scheduled: Collects the members to call on their actors.
+    ///   - nonconforming: Told about a listener found, definitively, not to
     ///     conform (one that was only tentatively in the index).
-    /// - Returns: the number of calls made or scheduled.
+    ///   - call: Makes the typed call.
+    /// - Returns: The number of calls made or scheduled.
     static func deliver<P>(
         to members: [IndexMember],
-        as _: P.Type,
+        as listenerType: P.Type,
         context: inout DeliveryContext,
         actorOverride: (any Actor)?,
         scheduled: inout ScheduledDeliveries,
@@ -46,7 +51,9 @@ enum Delivery {
         return count
     }
 
-    /// Runs a scheduled batch on its actor. Every cast here is definitive, so
+    /// Runs a scheduled batch on its actor.
+    ///
+    /// Every cast here is definitive, so
     /// a listener that turns out not to conform is reported through
     /// `nonconforming` (and is not counted).
     ///

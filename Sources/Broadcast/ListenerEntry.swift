@@ -14,22 +14,30 @@ final class ListenerEntry: @unchecked Sendable {
     // the loaded strong reference is handed to listener code only under the
     // delivery rules in Docs/Semantics.md ("Sendability").
 
-    /// The listener. Weak: the table never keeps it alive.
+    /// The listener.
+    ///
+    /// Weak: the table never keeps it alive.
     weak let object: AnyObject?
 
-    /// The listener's identity when it registered. Valid as a key only while
+    /// The listener's identity when it registered.
+    ///
+    /// Valid as a key only while
     /// `object` is alive: after it dies the address can be reused, which is why
     /// the table checks liveness before trusting a match.
     let id: ObjectIdentifier
 
-    /// The isolation the listener registered from. `nil` means the listener may
+    /// The isolation the listener registered from.
+    ///
+    /// `nil` means the listener may
     /// be called on any thread; an actor means it is only ever called there.
     let isolation: (any Actor)?
 
     /// Set for a registration that listens to one protocol only.
     let onlyProtocol: ObjectIdentifier?
 
-    /// Set once the entry is removed. A broadcast checks it immediately before
+    /// Set once the entry is removed.
+    ///
+    /// A broadcast checks it immediately before
     /// each call, so a listener removed during a broadcast is not called by
     /// the rest of it.
     private let retired = Atomic<Bool>(false)

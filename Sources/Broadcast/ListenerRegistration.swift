@@ -51,7 +51,10 @@ public final class ListenerRegistration: Sendable {
 
     /// A registration for a closure handler, which the registration keeps
     /// alive; see `ListenerRegistrations.addHandler(for:lifespan:isolation:handler:)`.
-    init(retaining listener: RetainedListener, object: AnyObject, protocolID: ObjectIdentifier, lifespan: Lifespan, on broadcaster: Broadcaster) {
+    init(
+        retaining listener: RetainedListener, object: AnyObject, protocolID: ObjectIdentifier, lifespan: Lifespan,
+        on broadcaster: Broadcaster
+    ) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
         self.protocolID = protocolID

@@ -13,7 +13,9 @@
 ///
 /// A plain value with no locking: ``Broadcaster`` keeps it inside its one lock.
 struct ListenerTable {
-    /// Registration order. `nil` marks a removed slot until the next compaction.
+    /// Registration order.
+    ///
+    /// `nil` marks a removed slot until the next compaction.
     private(set) var entries: [ListenerEntry?] = []
     private var slots: [EntryKey: Int] = [:]
     /// How many entries each object has (more than one only when it is both a
@@ -69,9 +71,13 @@ struct ListenerTable {
     }
 
     /// Removes the entry registered for `key`; returns it, or nil if there was
-    /// none. `invalidatesIndexes` is set when the object still has another
+    /// none.
+    ///
+    /// `invalidatesIndexes` is set when the object still has another
     /// entry (an index may have deduplicated it away) or the table compacted.
-    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> (entry: ListenerEntry, invalidatesIndexes: Bool)? {
+    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> (
+        entry: ListenerEntry, invalidatesIndexes: Bool
+    )? {
         guard let slot = slots[key], let entry = entries[slot] else { return nil }
         if let expected, expected !== entry { return nil }
         vacate(slot: slot, key: key, entry: entry)
@@ -80,7 +86,6 @@ struct ListenerTable {
         if compacted { compact() }
         return (entry, sharesObject || compacted)
     }
-
 
     /// Drops removed slots and entries whose object died; keeps order.
     mutating func compact() {

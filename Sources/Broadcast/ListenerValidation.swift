@@ -18,7 +18,8 @@ enum ListenerValidation {
         let listenerType: AnyObject.Type = type(of: listener)
         let isFirstReport = reportedTypes.withLock { $0.insert(ObjectIdentifier(listenerType)).inserted }
         if isFirstReport {
-            let message = "Broadcast: refused to register a \(listenerType) as a listener: it is a value boxed as AnyObject, "
+            let message =
+                "Broadcast: refused to register a \(listenerType) as a listener: it is a value boxed as AnyObject, "
                 + "which a weak listener table would release at once. Listeners must be class instances.\n"
             FileHandle.standardError.write(Data(message.utf8))
         }

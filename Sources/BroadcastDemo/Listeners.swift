@@ -2,6 +2,7 @@ import Broadcast
 import Foundation
 
 /// A feed that listens to posts and login state for its whole life.
+///
 /// Non-isolated: it is called on whichever thread broadcasts.
 final class FeedController: PostCreationListener, LoginListener, Sendable {
     init(broadcaster: Broadcaster) {

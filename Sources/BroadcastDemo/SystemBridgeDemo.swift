@@ -34,7 +34,9 @@ private final class SystemBridgeDemoComposeScreen: KeyboardListener {
     func keyboardWillShow(_ change: KeyboardChange) {
         let inset = change.coveredHeight(of: frame)
         let options = change.animationCurve?.animationOptionsRawValue.map { String($0, radix: 16) } ?? "none"
-        report("Compose          keyboard will show, inset \(inset) over \(change.animationDuration ?? 0)s (curve \(change.animationCurve?.rawValue ?? -1), options 0x\(options))")
+        report(
+            "Compose          keyboard will show, inset \(inset) over \(change.animationDuration ?? 0)s (curve \(change.animationCurve?.rawValue ?? -1), options 0x\(options))"
+        )
     }
 
     func keyboardWillHide(_ change: KeyboardChange) {
@@ -49,8 +51,9 @@ func runSystemBridgeDemo() async {
     print("\n── System bridge: notifications in, typed calls out ──")
     let center = NotificationCenter()
     let broadcaster = Broadcaster()
-    let bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center,
-                                          initialApplicationState: .active)
+    let bridge = SystemNotificationBridge(
+        broadcaster: broadcaster, notificationCenter: center,
+        initialApplicationState: .active)
     let simulator = SystemNotificationSimulator(center: center)
     let downloader = SystemBridgeDemoDownloader(broadcaster: broadcaster)
     let compose = SystemBridgeDemoComposeScreen()
@@ -59,7 +62,8 @@ func runSystemBridgeDemo() async {
     let keyboard = CGRect(x: 0, y: 508, width: 390, height: 336)
     step("The simulator shows the keyboard")
     simulator.showKeyboard(endFrame: keyboard)
-    report("Bridge           keyboard \(bridge.keyboardState.endFrame.map { "visible at y=\($0.origin.y)" } ?? "hidden")")
+    report(
+        "Bridge           keyboard \(bridge.keyboardState.endFrame.map { "visible at y=\($0.origin.y)" } ?? "hidden")")
     step("The simulator hides the keyboard")
     simulator.hideKeyboard(from: keyboard)
 

@@ -50,7 +50,8 @@ public struct KeyboardChange: Sendable, Equatable {
             beginFrame: TolerantValue.rect(info[PlatformNames.keyboardFrameBeginKey]),
             endFrame: TolerantValue.rect(info[PlatformNames.keyboardFrameEndKey]),
             animationDuration: TolerantValue.number(info[PlatformNames.keyboardAnimationDurationKey]),
-            animationCurve: TolerantValue.integer(info[PlatformNames.keyboardAnimationCurveKey]).map(AnimationCurve.init(rawValue:)),
+            animationCurve: TolerantValue.integer(info[PlatformNames.keyboardAnimationCurveKey]).map(
+                AnimationCurve.init(rawValue:)),
             isLocal: TolerantValue.bool(info[PlatformNames.keyboardIsLocalKey]))
     }
 
@@ -60,8 +61,12 @@ public struct KeyboardChange: Sendable, Equatable {
         var info: [AnyHashable: Any] = [:]
         if let beginFrame { info[PlatformNames.keyboardFrameBeginKey] = PlatformNames.value(of: beginFrame) }
         if let endFrame { info[PlatformNames.keyboardFrameEndKey] = PlatformNames.value(of: endFrame) }
-        if let animationDuration { info[PlatformNames.keyboardAnimationDurationKey] = NSNumber(value: animationDuration) }
-        if let animationCurve { info[PlatformNames.keyboardAnimationCurveKey] = NSNumber(value: animationCurve.rawValue) }
+        if let animationDuration {
+            info[PlatformNames.keyboardAnimationDurationKey] = NSNumber(value: animationDuration)
+        }
+        if let animationCurve {
+            info[PlatformNames.keyboardAnimationCurveKey] = NSNumber(value: animationCurve.rawValue)
+        }
         if let isLocal { info[PlatformNames.keyboardIsLocalKey] = NSNumber(value: isLocal) }
         return info
     }
@@ -97,8 +102,10 @@ public struct KeyboardChange: Sendable, Equatable {
         let minX, maxX, minY, maxY: Double
 
         init?(_ rect: CGRect) {
-            let x = Double(rect.origin.x), y = Double(rect.origin.y)
-            let w = Double(rect.size.width), h = Double(rect.size.height)
+            let x = Double(rect.origin.x)
+            let y = Double(rect.origin.y)
+            let w = Double(rect.size.width)
+            let h = Double(rect.size.height)
             guard x.isFinite, y.isFinite, w.isFinite, h.isFinite, w != 0, h != 0 else { return nil }
             minX = Swift.min(x, x + w)
             maxX = Swift.max(x, x + w)

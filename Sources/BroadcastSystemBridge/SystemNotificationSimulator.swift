@@ -99,8 +99,11 @@ public struct SystemNotificationSimulator: Sendable {
         duration: TimeInterval = defaultKeyboardDuration,
         curve: KeyboardChange.AnimationCurve = defaultKeyboardCurve
     ) {
-        post(.willChangeFrame, KeyboardChange(beginFrame: beginFrame, endFrame: endFrame,
-                                              animationDuration: duration, animationCurve: curve, isLocal: true))
+        post(
+            .willChangeFrame,
+            KeyboardChange(
+                beginFrame: beginFrame, endFrame: endFrame,
+                animationDuration: duration, animationCurve: curve, isLocal: true))
     }
 
     /// Posts `UIKeyboardDidChangeFrameNotification` for a keyboard that moved
@@ -111,8 +114,11 @@ public struct SystemNotificationSimulator: Sendable {
         duration: TimeInterval = defaultKeyboardDuration,
         curve: KeyboardChange.AnimationCurve = defaultKeyboardCurve
     ) {
-        post(.didChangeFrame, KeyboardChange(beginFrame: beginFrame, endFrame: endFrame,
-                                             animationDuration: duration, animationCurve: curve, isLocal: true))
+        post(
+            .didChangeFrame,
+            KeyboardChange(
+                beginFrame: beginFrame, endFrame: endFrame,
+                animationDuration: duration, animationCurve: curve, isLocal: true))
     }
 
     /// Posts `UIApplicationDidFinishLaunchingNotification` (or AppKit's on macOS).
@@ -166,20 +172,27 @@ public struct SystemNotificationSimulator: Sendable {
 
     // MARK: - Shapes
 
-    private static func showing(_ endFrame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve) -> KeyboardChange {
-        KeyboardChange(beginFrame: below(endFrame), endFrame: endFrame,
-                       animationDuration: duration, animationCurve: curve, isLocal: true)
+    private static func showing(_ endFrame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve)
+        -> KeyboardChange
+    {
+        KeyboardChange(
+            beginFrame: below(endFrame), endFrame: endFrame,
+            animationDuration: duration, animationCurve: curve, isLocal: true)
     }
 
-    private static func hiding(_ frame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve) -> KeyboardChange {
-        KeyboardChange(beginFrame: frame, endFrame: below(frame),
-                       animationDuration: duration, animationCurve: curve, isLocal: true)
+    private static func hiding(_ frame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve)
+        -> KeyboardChange
+    {
+        KeyboardChange(
+            beginFrame: frame, endFrame: below(frame),
+            animationDuration: duration, animationCurve: curve, isLocal: true)
     }
 
     /// `frame` moved down by its own height: just off the bottom of a screen
     /// whose bottom edge it touched.
     private static func below(_ frame: CGRect) -> CGRect {
-        CGRect(x: frame.origin.x, y: frame.origin.y + frame.size.height,
-               width: frame.size.width, height: frame.size.height)
+        CGRect(
+            x: frame.origin.x, y: frame.origin.y + frame.size.height,
+            width: frame.size.width, height: frame.size.height)
     }
 }

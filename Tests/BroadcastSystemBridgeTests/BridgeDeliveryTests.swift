@@ -5,15 +5,17 @@ import Testing
 
 @Suite struct BridgeDeliveryTests {
     private static func change(_ index: Int) -> KeyboardChange {
-        KeyboardChange(beginFrame: .zero, endFrame: CGRect(x: 0, y: 500, width: 400, height: Double(100 + index)),
-                       animationDuration: Double(index) / 10, animationCurve: .init(rawValue: index), isLocal: true)
+        KeyboardChange(
+            beginFrame: .zero, endFrame: CGRect(x: 0, y: 500, width: 400, height: Double(100 + index)),
+            animationDuration: Double(index) / 10, animationCurve: .init(rawValue: index), isLocal: true)
     }
 
     /// Every observed name reaches its typed method, with its parsed change,
     /// through a real (private) NotificationCenter.
     @Test @MainActor func everyNotificationReachesItsTypedMethod() async {
         let rig = Rig()
-        let keyboard = KeyboardSpy(), application = ApplicationSpy()
+        let keyboard = KeyboardSpy()
+        let application = ApplicationSpy()
         rig.broadcaster.addListener(keyboard)
         rig.broadcaster.addListener(application)
 
@@ -30,7 +32,8 @@ import Testing
     /// The named simulator methods post the notification their name says.
     @Test @MainActor func simulatorMethodsPostTheirNotification() async {
         let rig = Rig()
-        let keyboard = KeyboardSpy(), application = ApplicationSpy()
+        let keyboard = KeyboardSpy()
+        let application = ApplicationSpy()
         rig.broadcaster.addListener(keyboard)
         rig.broadcaster.addListener(application)
         let s = rig.simulator
@@ -40,23 +43,35 @@ import Testing
         s.keyboardDidChangeFrame(from: keyboardFrame, to: .zero)
         s.keyboardWillHide(from: keyboardFrame)
         s.keyboardDidHide(from: keyboardFrame)
-        s.applicationDidFinishLaunching(); s.applicationDidBecomeActive(); s.applicationWillResignActive()
-        s.applicationDidEnterBackground(); s.applicationWillEnterForeground(); s.applicationWillTerminate()
+        s.applicationDidFinishLaunching()
+        s.applicationDidBecomeActive()
+        s.applicationWillResignActive()
+        s.applicationDidEnterBackground()
+        s.applicationWillEnterForeground()
+        s.applicationWillTerminate()
         s.applicationDidReceiveMemoryWarning()
         s.showKeyboard(endFrame: keyboardFrame)
-        s.launch(); s.enterBackground(); s.enterForeground()
+        s.launch()
+        s.enterBackground()
+        s.enterForeground()
         await rig.broadcaster.waitForScheduledDeliveries()
 
-        #expect(keyboard.events == [.willShow, .didShow, .willChangeFrame, .didChangeFrame, .willHide, .didHide,
-                                    .willChangeFrame, .willShow, .didShow, .didChangeFrame])
-        #expect(keyboard.calls[0].change == KeyboardChange(
-            beginFrame: CGRect(x: 0, y: 800, width: 400, height: 300), endFrame: keyboardFrame,
-            animationDuration: 0.25, animationCurve: .init(rawValue: 7), isLocal: true))
+        #expect(
+            keyboard.events == [
+                .willShow, .didShow, .willChangeFrame, .didChangeFrame, .willHide, .didHide,
+                .willChangeFrame, .willShow, .didShow, .didChangeFrame,
+            ])
+        #expect(
+            keyboard.calls[0].change
+                == KeyboardChange(
+                    beginFrame: CGRect(x: 0, y: 800, width: 400, height: 300), endFrame: keyboardFrame,
+                    animationDuration: 0.25, animationCurve: .init(rawValue: 7), isLocal: true))
         #expect(keyboard.calls[4].change.endFrame == CGRect(x: 0, y: 800, width: 400, height: 300))
-        #expect(application.events == ApplicationEvent.allCases + [
-            .didFinishLaunching, .didBecomeActive, .willResignActive, .didEnterBackground,
-            .willEnterForeground, .didBecomeActive,
-        ])
+        #expect(
+            application.events == ApplicationEvent.allCases + [
+                .didFinishLaunching, .didBecomeActive, .willResignActive, .didEnterBackground,
+                .willEnterForeground, .didBecomeActive,
+            ])
     }
 
     /// Posted from background threads, events still reach listeners on the
@@ -65,9 +80,10 @@ import Testing
     @Test func postsFromAnyThreadAreDeliveredOnTheMainActor() async {
         let rig = Rig()
         let application = ApplicationSpy()
-        rig.broadcaster.addListener(application)      // non-isolated registration
+        rig.broadcaster.addListener(application)  // non-isolated registration
         let (keyboard, screen) = await MainActor.run {
-            let keyboard = KeyboardSpy(), screen = ScreenSpy()
+            let keyboard = KeyboardSpy()
+            let screen = ScreenSpy()
             rig.broadcaster.addListener(keyboard)
             rig.broadcaster.addListener(screen)
             return (keyboard, screen)
@@ -108,7 +124,7 @@ import Testing
         }
         #expect(reached == 1)
         #expect(application.events == [.didEnterBackground, .didReceiveMemoryWarning])
-        #expect(rig.bridge.applicationState == .background)   // the state froze too
+        #expect(rig.bridge.applicationState == .background)  // the state froze too
 
         rig.bridge.start()
         #expect(rig.bridge.isObserving)
@@ -123,10 +139,12 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let simulator = SystemNotificationSimulator(center: center)
-        let application = ApplicationSpy(), keyboard = KeyboardSpy()
+        let application = ApplicationSpy()
+        let keyboard = KeyboardSpy()
         broadcaster.addListener(application)
         broadcaster.addListener(keyboard)
-        var bridge: SystemNotificationBridge? = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center)
+        var bridge: SystemNotificationBridge? = SystemNotificationBridge(
+            broadcaster: broadcaster, notificationCenter: center)
         weak let weakBridge = bridge
         simulator.applicationDidEnterBackground()
         await broadcaster.waitForScheduledDeliveries()
@@ -148,10 +166,14 @@ import Testing
     /// double delivery when they share one.
     @Test @MainActor func twoBridgesAreIndependentOrDoubleDeliver() async {
         let center = NotificationCenter()
-        let first = Broadcaster(), second = Broadcaster()
-        let bridges = [SystemNotificationBridge(broadcaster: first, notificationCenter: center),
-                       SystemNotificationBridge(broadcaster: second, notificationCenter: center)]
-        let firstSpy = ApplicationSpy(), secondSpy = ApplicationSpy()
+        let first = Broadcaster()
+        let second = Broadcaster()
+        let bridges = [
+            SystemNotificationBridge(broadcaster: first, notificationCenter: center),
+            SystemNotificationBridge(broadcaster: second, notificationCenter: center),
+        ]
+        let firstSpy = ApplicationSpy()
+        let secondSpy = ApplicationSpy()
         first.addListener(firstSpy)
         second.addListener(secondSpy)
         SystemNotificationSimulator(center: center).applicationDidEnterBackground()
@@ -189,7 +211,7 @@ import Testing
         #expect(rig.bridge.keyboardState == .hidden)
 
         await Task.detached { rig.simulator.applicationDidEnterBackground() }.value
-        #expect(rig.bridge.applicationState == .background)     // before the delivery is awaited
+        #expect(rig.bridge.applicationState == .background)  // before the delivery is awaited
         await rig.broadcaster.waitForScheduledDeliveries()
         await MainActor.run { rig.simulator.applicationDidBecomeActive() }
         await rig.broadcaster.waitForScheduledDeliveries()
@@ -208,7 +230,9 @@ import Testing
         rig.simulator.showKeyboard(endFrame: keyboardFrame)
         await rig.broadcaster.waitForScheduledDeliveries()
 
-        let application = ApplicationSpy(), keyboard = KeyboardSpy(), screen = ScreenSpy()
+        let application = ApplicationSpy()
+        let keyboard = KeyboardSpy()
+        let screen = ScreenSpy()
         #expect(rig.bridge.addListener(application, receivingCurrentState: true))
         rig.bridge.addListener(keyboard, receivingCurrentState: true)
         rig.bridge.addListener(screen, receivingCurrentState: true)
@@ -218,7 +242,7 @@ import Testing
         #expect(keyboard.calls.first?.change.endFrame == keyboardFrame)
 
         await rig.broadcaster.waitForScheduledDeliveries()
-        #expect(application.events == [.didEnterBackground])    // not delivered twice
+        #expect(application.events == [.didEnterBackground])  // not delivered twice
         rig.simulator.enterForeground()
         await rig.broadcaster.waitForScheduledDeliveries()
         #expect(application.events == [.didEnterBackground, .willEnterForeground, .didBecomeActive])
@@ -226,7 +250,8 @@ import Testing
 
     @Test @MainActor func withoutCurrentStateOrWithUnknownStateNothingIsReplayed() async {
         let rig = Rig()
-        let unknown = ApplicationSpy(), hiddenKeyboard = KeyboardSpy()
+        let unknown = ApplicationSpy()
+        let hiddenKeyboard = KeyboardSpy()
         rig.bridge.addListener(unknown, receivingCurrentState: true)
         rig.bridge.addListener(hiddenKeyboard, receivingCurrentState: true)
         rig.simulator.applicationDidBecomeActive()
@@ -259,7 +284,10 @@ import Testing
             let spies = (0..<8).map { _ in ApplicationSpy() }
             let simulator = rig.simulator
             async let posting: Void = Task.detached {
-                for _ in 0..<20 { simulator.enterBackground(); simulator.enterForeground() }
+                for _ in 0..<20 {
+                    simulator.enterBackground()
+                    simulator.enterForeground()
+                }
                 simulator.applicationDidEnterBackground()
             }.value
             for spy in spies { rig.bridge.addListener(spy, receivingCurrentState: true) }
@@ -268,7 +296,8 @@ import Testing
             for spy in spies {
                 let states = spy.events.compactMap(\.resultingState)
                 #expect(states.last == .background)
-                #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "a state told twice in a row: \(states)")
+                #expect(
+                    zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "a state told twice in a row: \(states)")
             }
         }
     }

@@ -53,7 +53,7 @@ final class SlowFetch: Sendable {
         broadcaster.broadcast(to: (any ApplicationStateListener).self) { $0.applicationDidEnterBackground() }
         #expect(slow.cancellations.load(ordering: .relaxed) == 1)
         broadcaster.broadcast(to: (any ApplicationStateListener).self) { $0.applicationDidEnterBackground() }
-        #expect(slow.cancellations.load(ordering: .relaxed) == 1)   // nothing left to cancel
+        #expect(slow.cancellations.load(ordering: .relaxed) == 1)  // nothing left to cancel
     }
 
     /// The same with the event value, as a fake notifier would send it.

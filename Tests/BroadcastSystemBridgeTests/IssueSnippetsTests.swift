@@ -7,18 +7,22 @@ import Foundation
 import Synchronization
 import Testing
 
-final class Downloader: ApplicationStateListener {            // not UI: no actor of its own
+final class Downloader: ApplicationStateListener {  // not UI: no actor of its own
     init(broadcaster: Broadcaster) { broadcaster.addListener(self) }
     func applicationDidEnterBackground() { cancelCurrentRequest() }
 }
 
 @MainActor final class ComposeViewController: KeyboardListener {
-    func keyboardWillShow(_ change: KeyboardChange) { /* change.endFrame, change.animationDuration */ }
+    func keyboardWillShow(_ change: KeyboardChange) {
+        // change.endFrame, change.animationDuration
+    }
 }
 
 @MainActor final class FeedViewController {}
 extension FeedViewController: @MainActor ApplicationStateListener {
-    func applicationDidBecomeActive() { /* refresh */ }
+    func applicationDidBecomeActive() {
+        // refresh
+    }
 }
 
 /// How many times each snippet `Downloader` cancelled.
@@ -42,7 +46,8 @@ extension Downloader {
         let bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center)
         let downloader = Downloader(broadcaster: broadcaster)  // non-isolated test code
         let (compose, feed) = await MainActor.run {
-            let compose = ComposeViewController(), feed = FeedViewController()
+            let compose = ComposeViewController()
+            let feed = FeedViewController()
             broadcaster.addListener(compose)
             broadcaster.addListener(feed)
             return (compose, feed)

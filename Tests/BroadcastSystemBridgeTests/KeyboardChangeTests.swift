@@ -13,9 +13,9 @@ private enum Key {
 
 private func rectValue(_ rect: CGRect) -> NSValue {
     #if canImport(UIKit)
-    NSValue(cgRect: rect)
+        NSValue(cgRect: rect)
     #else
-    NSValue(rect: rect)
+        NSValue(rect: rect)
     #endif
 }
 
@@ -28,15 +28,18 @@ private func rectValue(_ rect: CGRect) -> NSValue {
             Key.curve: NSNumber(value: 7),
             Key.isLocal: NSNumber(value: true),
         ])
-        #expect(change == KeyboardChange(beginFrame: CGRect(x: 0, y: 800, width: 400, height: 300), endFrame: keyboardFrame,
-                                         animationDuration: 0.25, animationCurve: .init(rawValue: 7), isLocal: true))
+        #expect(
+            change
+                == KeyboardChange(
+                    beginFrame: CGRect(x: 0, y: 800, width: 400, height: 300), endFrame: keyboardFrame,
+                    animationDuration: 0.25, animationCurve: .init(rawValue: 7), isLocal: true))
     }
 
     @Test func acceptsSwiftValuesAndIntegersForNumbers() {
         let change = KeyboardChange(userInfo: [
-            Key.end: keyboardFrame,            // a CGRect, not an NSValue
-            Key.duration: 1,                    // an Int where a Double belongs
-            Key.curve: 3.0,                     // a Double that is an integer
+            Key.end: keyboardFrame,  // a CGRect, not an NSValue
+            Key.duration: 1,  // an Int where a Double belongs
+            Key.curve: 3.0,  // a Double that is an integer
             Key.isLocal: 0,
         ])
         #expect(change.endFrame == keyboardFrame)
@@ -51,7 +54,9 @@ private func rectValue(_ rect: CGRect) -> NSValue {
     }
 
     /// The Linux trap: `.rectValue` on an NSValue that holds a number or a
-    /// point. These must give nil, not crash the test process.
+    /// point.
+    ///
+    /// These must give nil, not crash the test process.
     @Test func wrongTypesGiveNilFields() {
         let change = KeyboardChange(userInfo: [
             Key.begin: NSNumber(value: 3),
@@ -108,10 +113,11 @@ private func rectValue(_ rect: CGRect) -> NSValue {
 
     @Test func zeroWhenNothingIsCovered() {
         #expect(change(nil).coveredHeight(of: screenFrame) == 0)
-        #expect(change(.zero).coveredHeight(of: screenFrame) == 0)                                   // floating keyboard
-        #expect(change(CGRect(x: 0, y: 600, width: 0, height: 200)).coveredHeight(of: screenFrame) == 0) // empty
-        #expect(change(CGRect(x: 0, y: 800, width: 400, height: 300)).coveredHeight(of: screenFrame) == 0) // hidden below
-        #expect(change(CGRect(x: 500, y: 500, width: 400, height: 300)).coveredHeight(of: screenFrame) == 0) // beside
+        #expect(change(.zero).coveredHeight(of: screenFrame) == 0)  // floating keyboard
+        #expect(change(CGRect(x: 0, y: 600, width: 0, height: 200)).coveredHeight(of: screenFrame) == 0)  // empty
+        // Hidden below the screen:
+        #expect(change(CGRect(x: 0, y: 800, width: 400, height: 300)).coveredHeight(of: screenFrame) == 0)
+        #expect(change(CGRect(x: 500, y: 500, width: 400, height: 300)).coveredHeight(of: screenFrame) == 0)  // beside
         #expect(change(keyboardFrame).coveredHeight(of: .zero) == 0)
     }
 

@@ -17,14 +17,18 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 @Suite struct MalformedNotificationFuzzTests {
-    static let keys = ["UIKeyboardFrameBeginUserInfoKey", "UIKeyboardFrameEndUserInfoKey",
-                       "UIKeyboardAnimationDurationUserInfoKey", "UIKeyboardAnimationCurveUserInfoKey",
-                       "UIKeyboardIsLocalUserInfoKey"]
+    static let keys = [
+        "UIKeyboardFrameBeginUserInfoKey", "UIKeyboardFrameEndUserInfoKey",
+        "UIKeyboardAnimationDurationUserInfoKey", "UIKeyboardAnimationCurveUserInfoKey",
+        "UIKeyboardIsLocalUserInfoKey",
+    ]
 
     /// Any value a malformed `userInfo` might hold.
     static func junk(_ g: inout SeededGenerator) -> Any {
-        let doubles: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 0, -0.0, 0.25, -3, .greatestFiniteMagnitude,
-                                 .leastNonzeroMagnitude, 7, 7.5]
+        let doubles: [Double] = [
+            .nan, .infinity, -.infinity, 1e308, -1e308, 0, -0.0, 0.25, -3, .greatestFiniteMagnitude,
+            .leastNonzeroMagnitude, 7, 7.5,
+        ]
         func d() -> Double { doubles.randomElement(using: &g)! }
         func rect() -> CGRect { CGRect(x: d(), y: d(), width: d(), height: d()) }
         switch Int.random(in: 0..<18, using: &g) {
@@ -36,9 +40,9 @@ struct SeededGenerator: RandomNumberGenerator {
         case 5: return rect()
         case 6:
             #if canImport(UIKit)
-            return NSValue(cgRect: rect())
+                return NSValue(cgRect: rect())
             #else
-            return NSValue(rect: rect())
+                return NSValue(rect: rect())
             #endif
         case 7: return NSValue(point: CGPoint(x: d(), y: d()))
         case 8: return NSValue(size: CGSize(width: d(), height: d()))
@@ -56,8 +60,10 @@ struct SeededGenerator: RandomNumberGenerator {
 
     static func malformedNotification(_ g: inout SeededGenerator) -> (Notification, isKeyboard: Bool) {
         let isKeyboard = Bool.random(using: &g)
-        let name = isKeyboard ? KeyboardEvent.allCases.randomElement(using: &g)!.notificationName
-                              : ApplicationEvent.allCases.randomElement(using: &g)!.notificationName
+        let name =
+            isKeyboard
+            ? KeyboardEvent.allCases.randomElement(using: &g)!.notificationName
+            : ApplicationEvent.allCases.randomElement(using: &g)!.notificationName
         var userInfo: [AnyHashable: Any]? = nil
         if Int.random(in: 0..<5, using: &g) > 0 {
             var info: [AnyHashable: Any] = [:]
@@ -70,9 +76,12 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// Posts `count` malformed notifications; returns how many of each kind.
-    static func postMalformed(_ count: Int, seed: UInt64, to center: NotificationCenter) -> (keyboard: Int, application: Int) {
+    static func postMalformed(_ count: Int, seed: UInt64, to center: NotificationCenter) -> (
+        keyboard: Int, application: Int
+    ) {
         var g = SeededGenerator(seed: seed)
-        var keyboard = 0, application = 0
+        var keyboard = 0
+        var application = 0
         for _ in 0..<count {
             let (notification, isKeyboard) = malformedNotification(&g)
             if isKeyboard { keyboard += 1 } else { application += 1 }
@@ -100,7 +109,8 @@ struct SeededGenerator: RandomNumberGenerator {
         let expectedApplication = onMain.application + offMain.application
         await rig.broadcaster.waitForScheduledDeliveries()
 
-        #expect(expectedKeyboard > 5_000 && expectedApplication > 5_000 && expectedKeyboard + expectedApplication == 12_000)
+        #expect(
+            expectedKeyboard > 5_000 && expectedApplication > 5_000 && expectedKeyboard + expectedApplication == 12_000)
         #expect(application.events.count == expectedApplication)
         #expect(application.callsOffMain == 0)
         let keyboardCount = await MainActor.run { keyboard.calls.count }

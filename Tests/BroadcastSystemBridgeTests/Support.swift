@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 
 /// Tells whether code runs on the main queue (where the main actor runs).
+///
 /// `Thread.isMainThread` is unreliable on Linux inside main-actor code.
 enum MainQueue {
     private static let key: DispatchSpecificKey<UInt8> = {
@@ -61,7 +62,9 @@ final class KeyboardSpy: KeyboardListener {
     func keyboardDidShow(_ change: KeyboardChange) { calls.append(Call(event: .didShow, change: change)) }
     func keyboardWillHide(_ change: KeyboardChange) { calls.append(Call(event: .willHide, change: change)) }
     func keyboardDidHide(_ change: KeyboardChange) { calls.append(Call(event: .didHide, change: change)) }
-    func keyboardWillChangeFrame(_ change: KeyboardChange) { calls.append(Call(event: .willChangeFrame, change: change)) }
+    func keyboardWillChangeFrame(_ change: KeyboardChange) {
+        calls.append(Call(event: .willChangeFrame, change: change))
+    }
     func keyboardDidChangeFrame(_ change: KeyboardChange) { calls.append(Call(event: .didChangeFrame, change: change)) }
 }
 
@@ -85,8 +88,9 @@ struct Rig {
     let simulator: SystemNotificationSimulator
 
     init(initialApplicationState: ApplicationState? = nil) {
-        bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center,
-                                          initialApplicationState: initialApplicationState)
+        bridge = SystemNotificationBridge(
+            broadcaster: broadcaster, notificationCenter: center,
+            initialApplicationState: initialApplicationState)
         simulator = SystemNotificationSimulator(center: center)
     }
 }

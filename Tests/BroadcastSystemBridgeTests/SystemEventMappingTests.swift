@@ -7,17 +7,19 @@ import Testing
     /// the Objective-C symbols (listed independently here).
     @Test func linuxNamesAreTheRawUIKitNames() {
         #if os(Linux)
-        #expect(KeyboardEvent.allCases.map(\.notificationName.rawValue) == [
-            "UIKeyboardWillShowNotification", "UIKeyboardDidShowNotification",
-            "UIKeyboardWillHideNotification", "UIKeyboardDidHideNotification",
-            "UIKeyboardWillChangeFrameNotification", "UIKeyboardDidChangeFrameNotification",
-        ])
-        #expect(ApplicationEvent.allCases.map(\.notificationName.rawValue) == [
-            "UIApplicationDidFinishLaunchingNotification", "UIApplicationDidBecomeActiveNotification",
-            "UIApplicationWillResignActiveNotification", "UIApplicationDidEnterBackgroundNotification",
-            "UIApplicationWillEnterForegroundNotification", "UIApplicationWillTerminateNotification",
-            "UIApplicationDidReceiveMemoryWarningNotification",
-        ])
+            #expect(
+                KeyboardEvent.allCases.map(\.notificationName.rawValue) == [
+                    "UIKeyboardWillShowNotification", "UIKeyboardDidShowNotification",
+                    "UIKeyboardWillHideNotification", "UIKeyboardDidHideNotification",
+                    "UIKeyboardWillChangeFrameNotification", "UIKeyboardDidChangeFrameNotification",
+                ])
+            #expect(
+                ApplicationEvent.allCases.map(\.notificationName.rawValue) == [
+                    "UIApplicationDidFinishLaunchingNotification", "UIApplicationDidBecomeActiveNotification",
+                    "UIApplicationWillResignActiveNotification", "UIApplicationDidEnterBackgroundNotification",
+                    "UIApplicationWillEnterForegroundNotification", "UIApplicationWillTerminateNotification",
+                    "UIApplicationDidReceiveMemoryWarningNotification",
+                ])
         #endif
     }
 
@@ -35,8 +37,9 @@ import Testing
 
     @Test(arguments: KeyboardEvent.allCases)
     func keyboardNotificationMapsToItsEventWithParsedChange(event: KeyboardEvent) {
-        let change = KeyboardChange(beginFrame: .zero, endFrame: keyboardFrame, animationDuration: 0.3,
-                                    animationCurve: .easeOut, isLocal: false)
+        let change = KeyboardChange(
+            beginFrame: .zero, endFrame: keyboardFrame, animationDuration: 0.3,
+            animationCurve: .easeOut, isLocal: false)
         let notification = SystemNotificationSimulator.notification(event, change)
         #expect(notification.name == event.notificationName)
         #expect(SystemEvent(notification: notification) == .keyboard(event, change))
@@ -44,7 +47,10 @@ import Testing
 
     @Test func otherNamesMapToNothing() {
         #expect(SystemEvent(notification: Notification(name: Notification.Name("UIKeyboardWillShow"))) == nil)
-        #expect(SystemEvent(notification: Notification(name: Notification.Name("UIApplicationSignificantTimeChangeNotification"))) == nil)
+        #expect(
+            SystemEvent(
+                notification: Notification(name: Notification.Name("UIApplicationSignificantTimeChangeNotification")))
+                == nil)
     }
 
     @Test func stateEventsDefineTheApplicationState() {
@@ -60,14 +66,14 @@ import Testing
         // Exercised through a bridge so the transition function is the real one.
         let rig = Rig()
         rig.simulator.post(.didChangeFrame, below)
-        #expect(rig.bridge.keyboardState == .hidden)   // a frame change does not show a hidden keyboard
+        #expect(rig.bridge.keyboardState == .hidden)  // a frame change does not show a hidden keyboard
         rig.simulator.post(.willShow, shown)
         #expect(rig.bridge.keyboardState == .visible(shown))
         rig.simulator.post(.didChangeFrame, moved)
         #expect(rig.bridge.keyboardState == .visible(moved))
-        rig.simulator.post(.didChangeFrame, KeyboardChange())   // no end frame: keeps the last one
+        rig.simulator.post(.didChangeFrame, KeyboardChange())  // no end frame: keeps the last one
         #expect(rig.bridge.keyboardState == .visible(moved))
-        rig.simulator.hideKeyboard(from: moved.endFrame!)       // ends with did-change-frame below the screen
+        rig.simulator.hideKeyboard(from: moved.endFrame!)  // ends with did-change-frame below the screen
         #expect(rig.bridge.keyboardState == .hidden)
     }
 }

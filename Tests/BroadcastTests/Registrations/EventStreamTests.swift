@@ -55,7 +55,8 @@ struct EventStreamTests {
     @Test("bufferingNewest keeps only the newest values while the consumer is busy")
     func bufferingPolicy() async {
         let broadcaster = Broadcaster()
-        var iterator = broadcaster.events(of: Connectivity.self, bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
+        var iterator = broadcaster.events(of: Connectivity.self, bufferingPolicy: .bufferingNewest(1))
+            .makeAsyncIterator()
         broadcaster.post(Connectivity(isOnline: true))
         broadcaster.post(Connectivity(isOnline: false))
         let only = await iterator.next()

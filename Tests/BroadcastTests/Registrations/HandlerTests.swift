@@ -78,9 +78,10 @@ struct HandlerTests {
         let tokenB = broadcaster.addHandler(for: SignedIn.self) { log.append("closureB.signedIn(\($0.user))") }
 
         #expect(broadcaster.post(SignedIn(user: "u")) == 4)
-        #expect(log.all == [
-            "object1.signedIn(u)", "closureA.signedIn(u)", "object2.signedIn(u)", "closureB.signedIn(u)",
-        ])
+        #expect(
+            log.all == [
+                "object1.signedIn(u)", "closureA.signedIn(u)", "object2.signedIn(u)", "closureB.signedIn(u)",
+            ])
         _ = (tokenA, tokenB)
     }
 

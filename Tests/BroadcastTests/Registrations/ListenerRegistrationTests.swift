@@ -117,9 +117,10 @@ struct ListenerRegistrationTests {
         registrations.stopAll()
         broadcaster.bid("never")
 
-        #expect(log.all == [
-            "vc.bid(always)", "vc.greet(shown)", "handler.signedIn(editing)", "vc.bid(still)",
-        ])
+        #expect(
+            log.all == [
+                "vc.bid(always)", "vc.greet(shown)", "handler.signedIn(editing)", "vc.bid(still)",
+            ])
         #expect(registrations.registrations(of: .visible).count == 1)
     }
 

@@ -54,18 +54,23 @@ struct StickyBroadcastTests {
         let log = DeliveryLog()
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
 
-        let token = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) { log.append("handler(\($0.user))") }
+        let token = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) {
+            log.append("handler(\($0.user))")
+        }
         let quiet = broadcaster.addHandler(for: SignedIn.self) { log.append("quiet(\($0.user))") }
         var iterator = broadcaster.events(of: SignedIn.self, receivingStickyEvent: true).makeAsyncIterator()
         let first = await iterator.next()
 
         let spy = SpyListener("reg", log: log)
-        let registration = ListenerRegistration(spy, for: Greeting.self, on: broadcaster, receivingStickyBroadcasts: true)
+        let registration = ListenerRegistration(
+            spy, for: Greeting.self, on: broadcaster, receivingStickyBroadcasts: true)
         broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("s") }
         registration.start()
 
         broadcaster.clearStickyEvent(of: SignedIn.self)
-        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) { log.append("cleared(\($0.user))") }
+        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) {
+            log.append("cleared(\($0.user))")
+        }
 
         #expect(first == SignedIn(user: "ada"))
         #expect(log.all == ["handler(ada)", "reg.greet(s)"])

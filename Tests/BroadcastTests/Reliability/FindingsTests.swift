@@ -1,7 +1,7 @@
+import Broadcast
 import Dispatch
 import Foundation
 import Testing
-import Broadcast
 
 /// A main-actor class that listens to nothing `LifePing`-related.
 @MainActor final class FindingsBystander {
@@ -12,7 +12,9 @@ import Broadcast
 /// work: off the main actor, a generic cast cannot tell "does not conform" from
 /// "conforms only on the main actor", so the first background broadcast to a
 /// protocol counts a scheduled call for a main-actor listener whose conformance
-/// is not known yet. The scheduled call settles it on the main actor (and does
+/// is not known yet.
+///
+/// The scheduled call settles it on the main actor (and does
 /// nothing); from then on counts are exact, and the awaitable form is always
 /// exact. `broadcast(to:)`'s documentation says "made or scheduled" for this.
 @Suite("Reliability: documented limits")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Broadcast
 
 protocol LifePing: AnyObject { func ping(_ n: Int) }
@@ -40,7 +41,9 @@ final class LifeWeak<Object: AnyObject & Sendable>: Sendable {
 /// A payload object, to watch what the delivery closures keep alive.
 final class LifePayload: Sendable {}
 
-/// Runs `body` on a new thread and returns once it finished. Used from
+/// Runs `body` on a new thread and returns once it finished.
+///
+/// Used from
 /// main-actor code to broadcast from "elsewhere" while the main actor is
 /// busy, so a scheduled delivery stays pending until the test lets it run.
 func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
@@ -155,7 +158,9 @@ struct ReliabilityLifetimeTests {
             let payload = LifePayload()
             weakScheduled = payload
             _ = await Task.detached {
-                broadcaster.broadcast(to: LifePing.self) { listener in withExtendedLifetime(payload) { listener.ping(2) } }
+                broadcaster.broadcast(to: LifePing.self) { listener in
+                    withExtendedLifetime(payload) { listener.ping(2) }
+                }
             }.value
         }
         await broadcaster.waitForScheduledDeliveries()

@@ -113,12 +113,13 @@ struct ModelPlan: Sendable, CustomStringConvertible {
 
     /// This plan and every plan nested in its reactions.
     var allPlans: [ModelPlan] {
-        [self] + reactions.keys.sorted().flatMap { key in
-            reactions[key]!.flatMap { action -> [ModelPlan] in
-                if case .broadcast(let plan) = action { return plan.allPlans }
-                return []
+        [self]
+            + reactions.keys.sorted().flatMap { key in
+                reactions[key]!.flatMap { action -> [ModelPlan] in
+                    if case .broadcast(let plan) = action { return plan.allPlans }
+                    return []
+                }
             }
-        }
     }
 }
 

@@ -4,6 +4,7 @@ import Testing
 
 /// Model-based randomized test: thousands of seeded operation sequences, each
 /// run against the real ``Broadcaster`` and the sequential ``ReferenceModel``.
+///
 /// After every step the deliveries (who, in what order, how many, and what
 /// each broadcast returned, nested ones included) and the registry queries
 /// must be identical.

@@ -84,7 +84,9 @@ struct ReferenceModel {
 }
 
 /// The real side: a `Broadcaster`, real listener objects, and the log they
-/// write when called. Performs the same operations as ``ReferenceModel``.
+/// write when called.
+///
+/// Performs the same operations as ``ReferenceModel``.
 final class ModelHarness: @unchecked Sendable {
     // @unchecked Sendable: confined to the one task that runs the sequence.
     // Every call into it is synchronous on that task's thread: listeners are
@@ -115,7 +117,9 @@ final class ModelHarness: @unchecked Sendable {
         }
     }
 
-    /// A top-level operation. `awaited` broadcasts use `broadcastAndWait`.
+    /// A top-level operation.
+    ///
+    /// `awaited` broadcasts use `broadcastAndWait`.
     func perform(_ action: ModelAction, awaited: Bool, isolation: isolated (any Actor)? = #isolation) async {
         if awaited, case .broadcast(let plan) = action {
             register(plan)

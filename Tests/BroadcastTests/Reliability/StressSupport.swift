@@ -45,7 +45,9 @@ struct StressInterval: Sendable {
     var removeEnd: Int?
 }
 
-/// A listener's observable history. Holds no reference to the listener, so it
+/// A listener's observable history.
+///
+/// Holds no reference to the listener, so it
 /// outlives it for the final verification.
 final class StressListenerCore: Sendable {
     struct State {

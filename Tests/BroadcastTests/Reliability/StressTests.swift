@@ -4,7 +4,9 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Concurrency stress with invariants: 8 threads of mixed operations on one
+/// Concurrency stress with invariants.
+///
+/// 8 threads of mixed operations on one
 /// broadcaster, every event stamped with a global sequentially consistent
 /// clock, then checked:
 ///
@@ -35,7 +37,8 @@ struct ReliabilityStressTests {
         var total = StressReport()
         var round = 0
         repeat {
-            let report = await StressRound.run(threads: 8, operationsPerThread: operations, seed: seed &+ UInt64(round) &* 1000)
+            let report = await StressRound.run(
+                threads: 8, operationsPerThread: operations, seed: seed &+ UInt64(round) &* 1000)
             print("stress round \(round): \(report)")
             total.merge(report)
             round += 1
@@ -135,7 +138,9 @@ enum StressRound {
         return report
     }
 
-    /// One thread's operations. Each thread owns its listeners, so the stamps
+    /// One thread's operations.
+    ///
+    /// Each thread owns its listeners, so the stamps
     /// around its own add/remove/release calls order them against every
     /// broadcast's stamps.
     static func work(world: StressWorld, operations: Int, seed: UInt64) {
@@ -268,8 +273,9 @@ enum StressRound {
                 }
                 if !legal {
                     report.deliveriesAfterRemoval += 1
-                    violation("listener \(core.id) received broadcast #\(id) [\(record.start), \(record.end)] "
-                        + "outside its registrations \(state.intervals)")
+                    violation(
+                        "listener \(core.id) received broadcast #\(id) [\(record.start), \(record.end)] "
+                            + "outside its registrations \(state.intervals)")
                 }
             }
             for interval in state.intervals {
@@ -283,8 +289,9 @@ enum StressRound {
                     let found = lowerBound(received, above: record.probe.id - 1)
                     if found == received.count || received[found] != record.probe.id {
                         report.missedDeliveries += 1
-                        violation("listener \(core.id) registered [\(interval.addEnd), \(limit)) missed "
-                            + "broadcast #\(record.probe.id) to \(record.target) [\(record.start), \(record.end)]")
+                        violation(
+                            "listener \(core.id) registered [\(interval.addEnd), \(limit)) missed "
+                                + "broadcast #\(record.probe.id) to \(record.target) [\(record.start), \(record.end)]")
                     }
                 }
             }

@@ -1,7 +1,7 @@
+import Broadcast
 import Dispatch
 import Foundation
 import Testing
-import Broadcast
 
 /// A main-actor screen with an isolated conformance, registered from
 /// main-actor code: no `@preconcurrency`, `@unchecked` or
@@ -139,7 +139,9 @@ struct ActorTests {
     @MainActor @Test func broadcastAndWaitOnTheMainActorCountsTheScreen() async {
         let broadcaster = Broadcaster()
         let screen = Screen(broadcaster: broadcaster)
-        let made = await broadcaster.broadcastAndWait(to: PostCreationListener.self) { $0.postCreated(Self.post("main")) }
+        let made = await broadcaster.broadcastAndWait(to: PostCreationListener.self) {
+            $0.postCreated(Self.post("main"))
+        }
         #expect(made == 1)
         #expect(screen.titles == ["main"])
     }
@@ -152,7 +154,7 @@ struct ActorTests {
         let screen = Screen(broadcaster: broadcaster)
 
         Self.broadcastFromAnotherThreadWhileTheMainActorIsBusy(broadcaster, title: "background")
-        #expect(screen.titles == [])        // scheduled, not run: the main actor is busy
+        #expect(screen.titles == [])  // scheduled, not run: the main actor is busy
         broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("main")) }
         #expect(screen.titles == ["main"])
 
@@ -163,7 +165,9 @@ struct ActorTests {
     /// Blocks the main actor (synchronously) while another thread broadcasts,
     /// so that thread's delivery to main-actor listeners is still scheduled on
     /// return.
-    @MainActor private static func broadcastFromAnotherThreadWhileTheMainActorIsBusy(_ broadcaster: Broadcaster, title: String) {
+    @MainActor private static func broadcastFromAnotherThreadWhileTheMainActorIsBusy(
+        _ broadcaster: Broadcaster, title: String
+    ) {
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(post(title)) }
@@ -175,7 +179,7 @@ struct ActorTests {
     @Test func mainActorProtocolListenersRegisteredElsewhereAreCalledOnTheMainActor() async {
         let broadcaster = Broadcaster()
         let spy = KeyboardSpy()
-        broadcaster.addListener(spy)    // registered from non-isolated code
+        broadcaster.addListener(spy)  // registered from non-isolated code
 
         let waited = await Task.detached {
             await broadcaster.broadcastOnMainActorAndWait(to: KeyboardListener.self) { $0.keyboardChanged(height: 1) }
@@ -194,7 +198,7 @@ struct ActorTests {
             let made = broadcaster.broadcastOnMainActor(to: KeyboardListener.self) { $0.keyboardChanged(height: 3) }
             return (made, spy.log.count)
         }
-        #expect(immediate == (1, 3))      // synchronous on the main actor
+        #expect(immediate == (1, 3))  // synchronous on the main actor
         #expect(spy.log.all == ["1.0@main", "2.0@main", "3.0@main"])
     }
 
@@ -203,7 +207,10 @@ struct ActorTests {
             final class Member: Ping, Sendable {
                 let room: Room
                 let log: EventLog
-                init(room: Room, log: EventLog) { self.room = room; self.log = log }
+                init(room: Room, log: EventLog) {
+                    self.room = room
+                    self.log = log
+                }
                 func ping(_ n: Int) {
                     room.assertIsolated()
                     log.record("room:\(n)")
@@ -216,7 +223,7 @@ struct ActorTests {
             func join(_ broadcaster: Broadcaster) {
                 let member = Member(room: self, log: log)
                 self.member = member
-                broadcaster.addListener(member)   // registered on this actor
+                broadcaster.addListener(member)  // registered on this actor
             }
         }
 

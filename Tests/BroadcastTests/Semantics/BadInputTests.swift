@@ -1,6 +1,6 @@
+import Broadcast
 import Foundation
 import Testing
-import Broadcast
 
 /// Semantic 9 — Bad input: a value boxed as `AnyObject` is refused, visibly,
 /// instead of vanishing from the weak table.

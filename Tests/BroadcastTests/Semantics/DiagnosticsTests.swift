@@ -1,5 +1,5 @@
-import Testing
 import Broadcast
+import Testing
 
 /// Diagnostics: `debugDescription` and `listenerCount(of:)`.
 @Suite("Diagnostics")
@@ -11,7 +11,7 @@ struct DiagnosticsTests {
         #expect(broadcaster.debugDescription == "Broadcaster(0 listeners)")
         let recorder = PostRecorder()
         broadcaster.addListener(recorder)
-        do { broadcaster.addListener(Ghost()) }       // released at once
+        do { broadcaster.addListener(Ghost()) }  // released at once
         let counter = CountingPing()
         broadcaster.addListener(counter)
         let screen = await Screen(broadcaster: broadcaster)

@@ -1,5 +1,5 @@
-import Testing
 import Broadcast
+import Testing
 
 /// Semantic 3 — Filtering by dynamic conformance, including protocol and
 /// class inheritance.
@@ -54,15 +54,17 @@ struct FilteringTests {
         #expect(broadcaster.broadcast(to: Refined.self) { $0.refined(2) } == 1)
         #expect(broadcaster.broadcast(to: Unrelated.self) { $0.unrelated(3) } == 1)
 
-        #expect(log.all == [
-            "base-spy:base:1", "refined-spy:base:1",
-            "refined-spy:refined:2",
-            "unrelated-spy:unrelated:3",
-        ])
+        #expect(
+            log.all == [
+                "base-spy:base:1", "refined-spy:base:1",
+                "refined-spy:refined:2",
+                "unrelated-spy:unrelated:3",
+            ])
         #expect(broadcaster.listenerCount(of: Base.self) == 2)
         #expect(broadcaster.listenerCount(of: Refined.self) == 1)
-        #expect(broadcaster.listeners(of: Base.self).map { ObjectIdentifier($0) }
-            == [ObjectIdentifier(baseSpy), ObjectIdentifier(refinedSpy)])
+        #expect(
+            broadcaster.listeners(of: Base.self).map { ObjectIdentifier($0) }
+                == [ObjectIdentifier(baseSpy), ObjectIdentifier(refinedSpy)])
         withExtendedLifetime(unrelatedSpy) {}
     }
 
@@ -80,11 +82,12 @@ struct FilteringTests {
         // Broadcasting to a class type filters by class inheritance too.
         #expect(broadcaster.broadcast(to: ConformingParent.self) { $0.base(2) } == 2)
         #expect(broadcaster.broadcast(to: Subclass.self) { $0.base(3) } == 1)
-        #expect(log.all == [
-            "ConformingParent:base:1", "Subclass:base:1",
-            "ConformingParent:base:2", "Subclass:base:2",
-            "Subclass:base:3",
-        ])
+        #expect(
+            log.all == [
+                "ConformingParent:base:1", "Subclass:base:1",
+                "ConformingParent:base:2", "Subclass:base:2",
+                "Subclass:base:3",
+            ])
         withExtendedLifetime((parent, child, other)) {}
     }
 
@@ -108,12 +111,13 @@ struct FilteringTests {
         broadcaster.removeListener(first)
         broadcaster.broadcast(to: Base.self) { $0.base(3) }
 
-        #expect(log.all == [
-            "base-spy:base:1",
-            "base-spy:base:2", "refined-spy:base:2",
-            "refined-spy:refined:2",
-            "refined-spy:base:3",
-        ])
+        #expect(
+            log.all == [
+                "base-spy:base:1",
+                "base-spy:base:2", "refined-spy:base:2",
+                "refined-spy:refined:2",
+                "refined-spy:base:3",
+            ])
         withExtendedLifetime((first, refined, unrelated)) {}
     }
 }

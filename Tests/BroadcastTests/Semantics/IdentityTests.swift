@@ -1,17 +1,20 @@
 import Foundation
 import Testing
+
 @testable import Broadcast
 
 /// Whether this process runs under ThreadSanitizer or AddressSanitizer, whose
 /// allocators do not promptly hand a freed block back (measured under TSan: no
 /// reuse in 200,000 allocations; ASan quarantines freed memory on purpose), so
-/// an address-reuse test cannot set itself up there. The plain test run covers
+/// an address-reuse test cannot set itself up there.
+///
+/// The plain test run covers
 /// those tests.
 let runsUnderAllocatorSanitizer: Bool = {
     #if canImport(Darwin)
-    let defaultHandle = UnsafeMutableRawPointer(bitPattern: -2)
+        let defaultHandle = UnsafeMutableRawPointer(bitPattern: -2)
     #else
-    let defaultHandle: UnsafeMutableRawPointer? = nil   // RTLD_DEFAULT
+        let defaultHandle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
     #endif
     return dlsym(defaultHandle, "__tsan_init") != nil || dlsym(defaultHandle, "__asan_init") != nil
 }()
@@ -27,7 +30,7 @@ struct IdentityTests {
         let b = PingSpy("b", log: log)
         #expect(broadcaster.addListener(a))
         #expect(broadcaster.addListener(b))
-        #expect(broadcaster.addListener(a))   // still registered: true, nothing changes
+        #expect(broadcaster.addListener(a))  // still registered: true, nothing changes
 
         #expect(broadcaster.ping(1) == 2)
         #expect(log.all == ["a:1", "b:1"])
@@ -49,7 +52,7 @@ struct IdentityTests {
         broadcaster.removeListener(stranger)
         broadcaster.ping(1)
         broadcaster.removeListener(a)
-        broadcaster.removeListener(a)        // twice: still a no-op
+        broadcaster.removeListener(a)  // twice: still a no-op
         broadcaster.removeListener(stranger)
         broadcaster.ping(2)
         #expect(log.all == ["a:1"])
@@ -75,7 +78,7 @@ struct IdentityTests {
         var old: PingSpy? = PingSpy("old", log: log)
         let address = ObjectIdentifier(old!)
         broadcaster.addListener(old!)
-        broadcaster.ping(0)                  // builds the index with the old entry
+        broadcaster.ping(0)  // builds the index with the old entry
         old = nil
 
         let reused = try #require(Self.spy(reusing: address, log: log), "the allocator never reused the address")

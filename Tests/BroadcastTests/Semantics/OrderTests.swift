@@ -1,5 +1,5 @@
-import Testing
 import Broadcast
+import Testing
 
 /// Semantic 4 — Order: registration order; re-adding after removal moves a
 /// listener to the end.
@@ -25,7 +25,10 @@ struct OrderTests {
         for spy in spies { broadcaster.addListener(spy!) }
         broadcaster.ping(0)
         for index in spies.indices where index % 3 != 1 { spies[index] = nil }
-        for extra in 60..<80 { spies.append(PingSpy("\(extra)", log: log)); broadcaster.addListener(spies.last!!) }
+        for extra in 60..<80 {
+            spies.append(PingSpy("\(extra)", log: log))
+            broadcaster.addListener(spies.last!!)
+        }
 
         let before = log.count
         broadcaster.ping(1)
@@ -42,7 +45,7 @@ struct OrderTests {
         let b = PingSpy("b", log: log)
         let c = PingSpy("c", log: log)
         for spy in [a, b, c] { broadcaster.addListener(spy) }
-        broadcaster.ping(1)                  // the index exists from here on
+        broadcaster.ping(1)  // the index exists from here on
 
         broadcaster.removeListener(a)
         broadcaster.addListener(a)

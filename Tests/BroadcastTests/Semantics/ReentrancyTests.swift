@@ -1,5 +1,5 @@
-import Testing
 import Broadcast
+import Testing
 
 /// Semantic 5 — Re-entrancy inside a listener's call.
 @Suite("Re-entrancy", .timeLimit(.minutes(1)))
@@ -98,12 +98,13 @@ struct ReentrancyTests {
         }
         broadcaster.addListener(busy)
         broadcaster.ping(1)
-        #expect(log.all == [
-            "busy:1", "count:2", "of:2", "listeners:2",
-            "busy:2", "newcomer:2", "nested-made:2",
-            "busy:3", "after-remove:1",
-            "describes:Broadcaster(1 listener: PingSpy)",
-        ])
+        #expect(
+            log.all == [
+                "busy:1", "count:2", "of:2", "listeners:2",
+                "busy:2", "newcomer:2", "nested-made:2",
+                "busy:3", "after-remove:1",
+                "describes:Broadcaster(1 listener: PingSpy)",
+            ])
         withExtendedLifetime(busy) {}
     }
 }

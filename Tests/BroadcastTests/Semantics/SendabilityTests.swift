@@ -1,6 +1,6 @@
+import Broadcast
 import Foundation
 import Testing
-import Broadcast
 
 /// Semantic 8 — Sendability: a listener registered from non-isolated code is
 /// called synchronously on whatever thread broadcasts.
@@ -21,7 +21,7 @@ struct SendabilityTests {
     @Test func nonisolatedListenerIsCalledOnTheBroadcastingThread() async {
         let broadcaster = Broadcaster()
         let recorder = ThreadRecorder()
-        broadcaster.addListener(recorder)   // registered from non-isolated code
+        broadcaster.addListener(recorder)  // registered from non-isolated code
 
         var expected: [String] = []
         for n in 0..<4 {

@@ -1,6 +1,6 @@
+import Broadcast
 import Foundation
 import Synchronization
-import Broadcast
 
 // Shared spies for the semantic suite. Every spy records what it received in
 // an `EventLog` (a lock around an array), so tests assert on the log after
@@ -108,9 +108,9 @@ extension Broadcaster {
 /// The calling thread's identity, comparable across threads.
 func currentThreadID() -> UInt {
     #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
+        UInt(bitPattern: pthread_self())
     #else
-    UInt(pthread_self())
+        UInt(pthread_self())
     #endif
 }
 

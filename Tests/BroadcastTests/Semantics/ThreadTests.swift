@@ -1,8 +1,8 @@
+import Broadcast
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
-import Broadcast
 
 /// Semantic 6 — Threads: every method is safe from any thread at once; no lock
 /// is held while a listener runs; removal is effective once it returns.
@@ -64,8 +64,9 @@ struct ThreadTests {
                 let ticket = tickets.add(1, ordering: .sequentiallyConsistent).newValue
                 delivered.add(broadcaster.ping(ticket), ordering: .relaxed)
                 broadcaster.removeListener(listener)
-                listener.removedAtTicket.store(tickets.load(ordering: .sequentiallyConsistent),
-                                               ordering: .sequentiallyConsistent)
+                listener.removedAtTicket.store(
+                    tickets.load(ordering: .sequentiallyConsistent),
+                    ordering: .sequentiallyConsistent)
                 let after = tickets.add(1, ordering: .sequentiallyConsistent).newValue
                 delivered.add(broadcaster.ping(after), ordering: .relaxed)
             }

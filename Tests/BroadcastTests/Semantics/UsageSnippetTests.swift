@@ -1,23 +1,24 @@
+import Broadcast
 import Testing
 
 // The "What a user does" snippet, exactly as written (only the last
 // line, `broadcaster.postCreated(post)`, moves into a test below: a test file
 // cannot hold top-level statements).
 
-import Broadcast
-
 struct Post: Sendable { let title: String }
 protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
 
-extension Broadcaster {                       // a typed broadcast method, written by the user
+extension Broadcaster {  // a typed broadcast method, written by the user
     func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
     }
 }
 
 final class FeedController: PostCreationListener {
-    init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }   // nothing to undo in deinit
-    func postCreated(_ post: Post) { /* typed, no userInfo */ }
+    init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }  // nothing to undo in deinit
+    func postCreated(_ post: Post) {
+        // typed, no userInfo
+    }
 }
 
 // End of the snippet.
@@ -41,8 +42,9 @@ struct UsageSnippetTests {
         broadcaster.postCreated(post)
 
         #expect(recorder.log.all == ["Hello"])
-        #expect(broadcaster.listeners(of: PostCreationListener.self).map(ObjectIdentifier.init)
-            == [ObjectIdentifier(feed), ObjectIdentifier(recorder)])
+        #expect(
+            broadcaster.listeners(of: PostCreationListener.self).map(ObjectIdentifier.init)
+                == [ObjectIdentifier(feed), ObjectIdentifier(recorder)])
         #expect(broadcaster.broadcast(to: PostCreationListener.self) { $0.postCreated(post) } == 2)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Broadcast
 
 /// Semantic 1 — Weak: the broadcaster never keeps a listener alive; a released
