@@ -69,9 +69,18 @@ struct CastProjection {
     ///   this projection was made from, for as long as this call runs.
     @inline(__always)
     func withListener<P, Result>(as _: P.Type, _ body: (P) -> Result) -> Result {
-        withUnsafeBytes(of: words) { raw in
-            // The bytes are a bitwise copy of a live `P`: read it in place.
-            body(raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: P.self).pointee)
+        var words = self.words
+        return withUnsafeMutableBytes(of: &words) { raw in
+            // The bytes are a bitwise copy of a live `P`. Reading `pointee`
+            // in unspecialized generic code copies it (value witness copy +
+            // a retain and release through the side table); instead take the
+            // bits as an owned `P` without retaining, and put them back
+            // without releasing: the reference count is never touched.
+            let pointer = raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: P.self)
+            let listener = pointer.move()
+            let result = body(listener)
+            pointer.initialize(to: consume listener)
+            return result
         }
     }
 }

@@ -11,10 +11,21 @@ import Synchronization
 /// it, with a message, turns that silent failure into a visible one.
 enum ListenerValidation {
     private static let reportedTypes = Mutex<Set<ObjectIdentifier>>([])
+    /// `isBoxedValue` answered once per class: it depends only on the type, and
+    /// costs ~10,000 instructions (ten Foundation class casts and a type name).
+    private static let verdicts = Mutex<[ObjectIdentifier: Bool]>([:])
 
     /// Whether `listener` can be registered; reports a refusal once per type.
     static func accepts(_ listener: AnyObject) -> Bool {
-        guard isBoxedValue(listener) else { return true }
+        let typeID = ObjectIdentifier(type(of: listener))
+        let isBoxed: Bool
+        if let known = verdicts.withLock({ $0[typeID] }) {
+            isBoxed = known
+        } else {
+            isBoxed = isBoxedValue(listener)
+            verdicts.withLock { $0[typeID] = isBoxed }
+        }
+        guard isBoxed else { return true }
         let listenerType: AnyObject.Type = type(of: listener)
         let isFirstReport = reportedTypes.withLock { $0.insert(ObjectIdentifier(listenerType)).inserted }
         if isFirstReport {
