@@ -17,10 +17,14 @@ struct ListenerTable {
     ///
     /// `nil` marks a removed slot until the next compaction.
     private(set) var entries: [ListenerEntry?] = []
-    private var slots: [EntryKey: Int] = [:]
-    /// How many entries each object has (more than one only when it is both a
-    /// listener and a single-protocol registration).
-    private var entryCounts: [ObjectIdentifier: Int] = [:]
+    /// Where each `addListener` entry is, by object: the common case, keyed
+    /// by a bare identifier to keep the map small.
+    private var listenerSlots: [ObjectIdentifier: Int] = [:]
+    /// Where each single-protocol registration's entry is.
+    private var registrationSlots: [EntryKey: Int] = [:]
+    /// How many single-protocol registrations each object has (an object with
+    /// more than one entry makes indexes deduplicate).
+    private var registrationCounts: [ObjectIdentifier: Int] = [:]
     private var removedSlots = 0
     private var compactionThreshold = ListenerTable.minimumCompactionThreshold
 
@@ -51,7 +55,7 @@ struct ListenerTable {
     mutating func add(_ entry: ListenerEntry) -> Insertion {
         let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
         var replacedDeadEntry = false
-        if let slot = slots[key], let existing = entries[slot] {
+        if let slot = slot(for: key), let existing = entries[slot] {
             if existing.object != nil {
                 // Alive at this address, so it is the same object (two live
                 // objects never share an address): keep its position.
@@ -61,10 +65,9 @@ struct ListenerTable {
             vacate(slot: slot, key: key, entry: existing)
             replacedDeadEntry = true
         }
-        let sharesObject = entryCounts[entry.id, default: 0] > 0
-        slots[key] = entries.count
+        let sharesObject = hasEntries(of: entry.id)
+        setSlot(entries.count, for: key)
         entries.append(entry)
-        entryCounts[entry.id, default: 0] += 1
         let compacted = entries.count >= compactionThreshold
         if compacted { compact() }
         return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
@@ -78,10 +81,10 @@ struct ListenerTable {
     mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> (
         entry: ListenerEntry, invalidatesIndexes: Bool
     )? {
-        guard let slot = slots[key], let entry = entries[slot] else { return nil }
+        guard let slot = slot(for: key), let entry = entries[slot] else { return nil }
         if let expected, expected !== entry { return nil }
         vacate(slot: slot, key: key, entry: entry)
-        let sharesObject = entryCounts[key.object, default: 0] > 0
+        let sharesObject = hasEntries(of: key.object)
         let compacted = removedSlots * 2 > entries.count
         if compacted { compact() }
         return (entry, sharesObject || compacted)
@@ -91,15 +94,15 @@ struct ListenerTable {
     mutating func compact() {
         var kept: [ListenerEntry?] = []
         kept.reserveCapacity(entries.count - removedSlots)
-        slots.removeAll(keepingCapacity: true)
-        entryCounts.removeAll(keepingCapacity: true)
+        listenerSlots.removeAll(keepingCapacity: true)
+        registrationSlots.removeAll(keepingCapacity: true)
+        registrationCounts.removeAll(keepingCapacity: true)
         for case let entry? in entries {
             if entry.object == nil {
                 entry.retire()
                 continue
             }
-            slots[EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)] = kept.count
-            entryCounts[entry.id, default: 0] += 1
+            setSlot(kept.count, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
             kept.append(entry)
         }
         entries = kept
@@ -110,9 +113,32 @@ struct ListenerTable {
     private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
         entry.retire()
         entries[slot] = nil
-        slots[key] = nil
+        setSlot(nil, for: key)
         removedSlots += 1
-        let remaining = entryCounts[key.object, default: 1] - 1
-        entryCounts[key.object] = remaining > 0 ? remaining : nil
+    }
+
+    private func slot(for key: EntryKey) -> Int? {
+        key.onlyProtocol == nil ? listenerSlots[key.object] : registrationSlots[key]
+    }
+
+    /// Records (or, with nil, forgets) where `key`'s entry is.
+    private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
+        guard key.onlyProtocol != nil else {
+            listenerSlots[key.object] = slot
+            return
+        }
+        if let slot {
+            if registrationSlots.updateValue(slot, forKey: key) == nil {
+                registrationCounts[key.object, default: 0] += 1
+            }
+        } else if registrationSlots.removeValue(forKey: key) != nil {
+            let remaining = registrationCounts[key.object, default: 1] - 1
+            registrationCounts[key.object] = remaining > 0 ? remaining : nil
+        }
+    }
+
+    /// Whether `object` has any entry in the table.
+    private func hasEntries(of object: ObjectIdentifier) -> Bool {
+        listenerSlots[object] != nil || registrationCounts[object] != nil
     }
 }
