@@ -3,6 +3,7 @@ import Broadcast
 /// Plays the seeds' scenario end to end and prints what each listener got.
 @MainActor
 func runCoreDemo() async {
+    _ = mainQueueTag  // tag the main queue before any listener asks where it runs
     let broadcaster = Broadcaster()  // injected, not a global: tests make their own
     let feed = FeedController(broadcaster: broadcaster)
     var badge: ProfileBadge? = ProfileBadge(broadcaster: broadcaster)

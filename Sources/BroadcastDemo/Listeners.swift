@@ -10,7 +10,7 @@ final class FeedController: PostCreationListener, LoginListener, Sendable {
     }
 
     func postCreated(_ post: Post) {
-        report("FeedController   got post \"\(post.title)\"")
+        report("FeedController   got post \"\(post.title)\" (\(whereThisRuns()))")
     }
 
     func userLoggedIn(_ user: User) {

@@ -1,4 +1,5 @@
 import Broadcast
+import Dispatch
 
 // The seed scenario (002, 004): posts, a feed, a composer, and login state.
 
@@ -36,6 +37,21 @@ extension Broadcaster {
         broadcast(to: LoginListener.self, sticky: true) { $0.userLoggedOut() }
     }
 }
+
+/// Where the current code runs: "main queue" or "background thread".
+///
+/// Reads a tag set on the main queue: `Thread.isMainThread` is not a reliable
+/// test on Linux, where main-actor code can run on the main queue from another
+/// thread.
+func whereThisRuns() -> String {
+    DispatchQueue.getSpecific(key: mainQueueTag) != nil ? "main queue" : "background thread"
+}
+
+let mainQueueTag: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()
 
 /// Prints one line of what a listener received, indented under its step.
 func report(_ line: String) {
