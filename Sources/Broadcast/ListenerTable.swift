@@ -68,8 +68,7 @@ struct ListenerTable {
         let sharesObject = hasEntries(of: entry.id)
         setSlot(entries.count, for: key)
         entries.append(entry)
-        let compacted = entries.count >= compactionThreshold
-        if compacted { compact() }
+        let compacted = entries.count >= compactionThreshold && compact()
         return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
     }
 
@@ -85,13 +84,23 @@ struct ListenerTable {
         if let expected, expected !== entry { return nil }
         vacate(slot: slot, key: key, entry: entry)
         let sharesObject = hasEntries(of: key.object)
-        let compacted = removedSlots * 2 > entries.count
-        if compacted { compact() }
+        let compacted = removedSlots * 2 > entries.count && compact()
         return (entry, sharesObject || compacted)
     }
 
     /// Drops removed slots and entries whose object died; keeps order.
-    mutating func compact() {
+    ///
+    /// A table that only grew (nothing removed, nothing dead) is left as it
+    /// is: only the next threshold moves, so indexes need not be rebuilt.
+    ///
+    /// - Returns: Whether anything was dropped.
+    @discardableResult
+    mutating func compact() -> Bool {
+        let hasGarbage = removedSlots > 0 || entries.contains { $0?.object == nil }
+        guard hasGarbage else {
+            compactionThreshold = Swift.max(Self.minimumCompactionThreshold, entries.count * 2)
+            return false
+        }
         var kept: [ListenerEntry?] = []
         kept.reserveCapacity(entries.count - removedSlots)
         listenerSlots.removeAll(keepingCapacity: true)
@@ -108,6 +117,7 @@ struct ListenerTable {
         entries = kept
         removedSlots = 0
         compactionThreshold = Swift.max(Self.minimumCompactionThreshold, kept.count * 2)
+        return true
     }
 
     private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
