@@ -178,17 +178,35 @@ extension Broadcaster {
                 madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
         }
         for batch in scheduled.batches {
-            let entries = batch.entries
-            mailboxes.mailbox(for: batch.actor).enqueue { _ in
-                let made = Delivery.deliverScheduled(
-                    entries, as: P.self,
-                    nonconforming: { type in
-                        self.recordNonconformance(of: type, to: P.self)
-                    }, deliver)
-                tally?.batchFinished(made: made)
-            }
+            schedule(batch.entries, on: batch.actor, as: P.self, deliver) { tally?.batchFinished(made: $0) }
         }
         return count
+    }
+
+    /// Enqueues one job on `actor`'s mailbox that calls `entries` as `P`
+    /// there, in order, re-checking each before its call.
+    ///
+    /// - Parameters:
+    ///   - entries: The listeners to call, in registration order.
+    ///   - actor: Where to call them.
+    ///   - listenerType: The protocol to call them as.
+    ///   - deliver: Makes the typed call.
+    ///   - finished: Called on `actor` with the number of calls made.
+    func schedule<P>(
+        _ entries: [ListenerEntry],
+        on actor: any Actor,
+        as listenerType: P.Type,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        finished: (@Sendable (Int) -> Void)? = nil
+    ) {
+        mailboxes.mailbox(for: actor).enqueue { _ in
+            let made = Delivery.deliverScheduled(
+                entries, as: P.self,
+                nonconforming: { type in
+                    self.recordNonconformance(of: type, to: P.self)
+                }, deliver)
+            finished?(made)
+        }
     }
 
     /// Records what a delivery proved: `type` does not conform to `P`.

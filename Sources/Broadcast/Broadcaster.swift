@@ -149,15 +149,26 @@ public final class Broadcaster: Sendable {
     ///
     /// The sticky broadcasts are read under the same lock that adds the
     /// entry, so each one reaches the listener exactly once: either it was
-    /// made before (and is replayed) or after (and is delivered live).
+    /// made before (and is replayed) or after (and is delivered live). Replays
+    /// that must run on the listener's actor are also scheduled under that
+    /// lock, ahead of any live broadcast that reaches the listener; replays
+    /// that can run here run after the lock is released.
     func register(_ entry: ListenerEntry, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?) {
         var context = DeliveryContext(isolation: isolation)
-        let replays = storage.withLock { storage -> [StickyBroadcast] in
-            let added = storage.add(entry, in: &context)
-            return added && receivingStickyBroadcasts ? storage.stickyBroadcasts : []
+        let replaysHere = storage.withLock { storage -> [StickyBroadcast] in
+            guard storage.add(entry, in: &context), receivingStickyBroadcasts else { return [] }
+            var here: [StickyBroadcast] = []
+            for sticky in storage.stickyBroadcasts where entry.listens(to: sticky.protocolID) {
+                if let actor = sticky.actorToScheduleOn(for: entry, in: &context) {
+                    sticky.schedule(self, entry, actor)
+                } else {
+                    here.append(sticky)
+                }
+            }
+            return here
         }
-        for sticky in replays {
-            sticky.replay(self, entry, isolation)
+        for sticky in replaysHere {
+            sticky.replay(self, entry, &context)
         }
     }
 

@@ -6,20 +6,39 @@
 /// and nothing else; a non-sticky broadcast leaves it in place. It is replayed
 /// to a late listener that conforms to that type and asks for it, under the
 /// same delivery rules (order, actors) as a live broadcast.
+///
+/// A replay that must run on the listener's actor is scheduled while the
+/// broadcaster's lock is still held (see ``Broadcaster/register(_:receivingStickyBroadcasts:from:)``):
+/// a live broadcast that reaches the new listener takes the lock after the
+/// registration, so it schedules its call after the replay, and the listener
+/// never sees the older state after the newer one.
 struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
-    /// Delivers the broadcast to one entry, from the given isolation.
-    let replay: @Sendable (Broadcaster, ListenerEntry, (any Actor)?) -> Void
+    /// The actor every call must run on, if the broadcast was made on one.
+    let actorOverride: (any Actor)?
+    /// Enqueues the broadcast for one entry on the given actor.
+    let schedule: @Sendable (Broadcaster, ListenerEntry, any Actor) -> Void
+    /// Delivers the broadcast to one entry where the registration runs.
+    let replay: @Sendable (Broadcaster, ListenerEntry, inout DeliveryContext) -> Void
 
     init<P>(for _: P.Type, actorOverride: (any Actor)?, _ deliver: @escaping @Sendable (P) -> Void) {
         protocolID = ObjectIdentifier(P.self)
-        replay = { broadcaster, entry, isolation in
-            guard entry.listens(to: ObjectIdentifier(P.self)) else { return }
-            var context = DeliveryContext(isolation: isolation)
+        self.actorOverride = actorOverride
+        schedule = { broadcaster, entry, actor in
+            broadcaster.schedule([entry], on: actor, as: P.self, deliver)
+        }
+        replay = { broadcaster, entry, context in
             _ = broadcaster.dispatch(
                 to: [IndexMember(entry: entry, projection: .none)], as: P.self, in: &context,
                 actorOverride: actorOverride, deliver, completion: nil)
         }
+    }
+
+    /// The actor `entry` must be replayed on, when the registration does not
+    /// run there; nil when it can be called where the registration runs.
+    func actorToScheduleOn(for entry: ListenerEntry, in context: inout DeliveryContext) -> (any Actor)? {
+        guard let actor = actorOverride ?? entry.isolation, !context.isRunning(on: actor) else { return nil }
+        return actor
     }
 }
 

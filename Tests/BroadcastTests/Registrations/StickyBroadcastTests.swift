@@ -1,4 +1,5 @@
 import Broadcast
+import Synchronization
 import Testing
 
 @Suite("Sticky broadcasts")
@@ -97,5 +98,49 @@ extension StickyScreen: @MainActor Greeting {
     func greet(_ name: String) {
         MainActor.assertIsolated()
         received.append(name)
+    }
+}
+
+/// Receives a counter; records, on the main actor, every value it is told.
+protocol CounterListener: AnyObject {
+    func counterChanged(to value: Int)
+}
+
+final class CounterSpy: CounterListener, Sendable {
+    let values = Mutex<[Int]>([])
+
+    func counterChanged(to value: Int) {
+        MainActor.assertIsolated()
+        values.withLock { $0.append(value) }
+    }
+}
+
+@Suite("Sticky broadcasts racing registrations")
+struct StickyRaceTests {
+    @Test("a listener registering while sticky state changes never sees an older state after a newer one")
+    func replayIsNeverOvertaken() async {
+        for _ in 0..<20 {
+            let broadcaster = Broadcaster()
+            broadcaster.broadcastOnMainActor(to: CounterListener.self, sticky: true) { $0.counterChanged(to: 0) }
+            let poster = Task.detached {
+                for value in 1...200 {
+                    broadcaster.broadcastOnMainActor(to: CounterListener.self, sticky: true) {
+                        $0.counterChanged(to: value)
+                    }
+                }
+            }
+            let spies = (0..<8).map { _ in CounterSpy() }
+            let registering = Task.detached {
+                for spy in spies { broadcaster.addListener(spy, receivingStickyBroadcasts: true) }
+            }
+            await poster.value
+            await registering.value
+            await broadcaster.waitForScheduledDeliveries()
+            for spy in spies {
+                let values = spy.values.withLock { $0 }
+                #expect(values.last == 200)
+                #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "out of order: \(values)")
+            }
+        }
     }
 }
