@@ -30,22 +30,29 @@ final class ActorMailbox: Sendable {
             state.isDrainScheduled = true
             return true
         }
-        if mustSchedule {
-            let actor = self.actor
-            Task { await self.drain(on: actor) }
-        }
+        if mustSchedule { scheduleDrain() }
     }
 
+    private func scheduleDrain() {
+        let actor = self.actor
+        Task { await self.drain(on: actor) }
+    }
+
+    /// Runs the jobs enqueued so far, then, if more arrived meanwhile, hands
+    /// the actor back before draining them in a new task: a stream of
+    /// background broadcasts cannot starve the actor's other work. Only one
+    /// drain is ever scheduled, so jobs still run in enqueue order.
     private func drain(on actor: isolated any Actor) {
-        while true {
-            let jobs = state.withLock { state in
-                let jobs = state.jobs
-                state.jobs.removeAll(keepingCapacity: true)
-                if jobs.isEmpty { state.isDrainScheduled = false }
-                return jobs
-            }
-            if jobs.isEmpty { return }
-            for job in jobs { job(actor) }
+        let jobs = state.withLock { state in
+            let jobs = state.jobs
+            state.jobs.removeAll(keepingCapacity: true)
+            return jobs
         }
+        for job in jobs { job(actor) }
+        let hasMore = state.withLock { state in
+            if state.jobs.isEmpty { state.isDrainScheduled = false }
+            return state.isDrainScheduled
+        }
+        if hasMore { scheduleDrain() }
     }
 }
