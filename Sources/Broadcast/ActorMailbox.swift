@@ -38,10 +38,12 @@ final class ActorMailbox: Sendable {
         Task { await self.drain(on: actor) }
     }
 
-    /// Runs the jobs enqueued so far, then, if more arrived meanwhile, hands
-    /// the actor back before draining them in a new task: a stream of
-    /// background broadcasts cannot starve the actor's other work. Only one
-    /// drain is ever scheduled, so jobs still run in enqueue order.
+    /// Runs the jobs enqueued so far.
+    ///
+    /// If more arrived meanwhile, it hands the actor back before draining them
+    /// in a new task: a stream of background broadcasts cannot starve the
+    /// actor's other work. Only one drain is ever scheduled, so jobs still run
+    /// in enqueue order.
     private func drain(on actor: isolated any Actor) {
         let jobs = state.withLock { state in
             let jobs = state.jobs
