@@ -1,5 +1,4 @@
 import Broadcast
-import Synchronization
 
 /// Events and protocols used by the registration tests.
 protocol Greeting: AnyObject { func greet(_ name: String) }
@@ -11,7 +10,7 @@ struct Connectivity: Sendable, Equatable { let isOnline: Bool }
 /// A thread-safe, shared log that spies append to, so that tests can assert on
 /// what was delivered, in what order, after the fact.
 final class DeliveryLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
 

@@ -1,5 +1,4 @@
 import Broadcast
-import Synchronization
 import Testing
 
 @Suite("Sticky broadcasts")
@@ -107,7 +106,7 @@ protocol CounterListener: AnyObject {
 }
 
 final class CounterSpy: CounterListener, Sendable {
-    let values = Mutex<[Int]>([])
+    let values = Locked<[Int]>([])
 
     func counterChanged(to value: Int) {
         MainActor.assertIsolated()

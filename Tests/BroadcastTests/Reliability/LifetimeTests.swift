@@ -90,7 +90,7 @@ struct ReliabilityLifetimeTests {
         broadcaster.addListener(screen!)
         let calls = screen!.calls
         // The main actor is busy with this test, so the delivery stays queued.
-        let scheduled = ReliabilityLock(0)
+        let scheduled = Locked(0)
         onAnotherThread { scheduled.withLock { $0 = broadcaster.broadcast(to: LifePing.self) { $0.ping(1) } } }
         #expect(scheduled.withLock { $0 } == 1)
         screen = nil

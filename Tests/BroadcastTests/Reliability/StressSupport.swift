@@ -61,7 +61,7 @@ final class StressListenerCore: Sendable {
     let id: Int
     let targets: Set<StressTarget>
     let isMainActorListener: Bool
-    let state = ReliabilityLock(State())
+    let state = Locked(State())
 
     init(id: Int, targets: Set<StressTarget>, isMainActorListener: Bool = false) {
         self.id = id
@@ -160,14 +160,14 @@ final class StressWorld: Sendable {
     private let clock = Atomic<Int>(0)
     private let nextBroadcast = Atomic<Int>(0)
     private let nextListener = Atomic<Int>(0)
-    let records = ReliabilityLock<[StressBroadcastRecord]>([])
-    let cores = ReliabilityLock<[StressListenerCore]>([])
+    let records = Locked<[StressBroadcastRecord]>([])
+    let cores = Locked<[StressListenerCore]>([])
     /// Main-actor listeners stay registered and alive for the whole run, so
     /// every delivery scheduled for them must happen.
-    let screens = ReliabilityLock<[StressScreen]>([])
+    let screens = Locked<[StressScreen]>([])
     /// Awaited broadcasts whose closure-call count differed from the count
     /// they returned, at the moment they returned.
-    let barrierViolations = ReliabilityLock<[String]>([])
+    let barrierViolations = Locked<[String]>([])
 
     /// A stamp of the global clock: sequentially consistent, so stamps order
     /// the events they bracket across threads.

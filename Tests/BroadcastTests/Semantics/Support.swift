@@ -7,28 +7,6 @@ import Synchronization
 // the fact — never only inside a callback, where a missing delivery would pass
 // silently.
 
-/// A value guarded by an `NSLock`.
-///
-/// Not `Mutex`: on Linux, ThreadSanitizer does not see `Mutex`'s futex-based
-/// locking and reports every contended `withLock` as a "Swift access race"
-/// (measured with Swift 6.3.1), whereas `NSLock` is a pthread mutex, which it
-/// understands. The spies must not add noise to the `--sanitize=thread` run.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read or written inside `withLock`,
-    // under `lock`, and is itself Sendable, so what `withLock` hands out may
-    // cross threads.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
-
 /// An append-only, thread-safe record of events, in the order they happened.
 final class EventLog: Sendable {
     private let events = Locked<[String]>([])
