@@ -8,13 +8,22 @@ import Dispatch
 /// non-trapping "am I on the main actor" query, so the main queue is tagged
 /// with a queue-specific value and the tag is read back.
 enum MainQueueDetection {
-    private static let key: DispatchSpecificKey<UInt8> = {
-        let key = DispatchSpecificKey<UInt8>()
-        DispatchQueue.main.setSpecific(key: key, value: 1)
-        return key
+    private static let tag: Tag = {
+        let tag = Tag()
+        DispatchQueue.main.setSpecific(key: tag.key, value: 1)
+        return tag
     }()
 
     static var isOnMainQueue: Bool {
-        DispatchQueue.getSpecific(key: key) != nil
+        DispatchQueue.getSpecific(key: tag.key) != nil
+    }
+
+    /// The queue-specific key, shareable across threads.
+    private final class Tag: @unchecked Sendable {
+        // @unchecked Sendable: `key` is immutable and is only ever passed to
+        // Dispatch's `setSpecific` / `getSpecific`, which are thread-safe;
+        // the box exists because not every Dispatch overlay declares
+        // `DispatchSpecificKey` Sendable.
+        let key = DispatchSpecificKey<UInt8>()
     }
 }
