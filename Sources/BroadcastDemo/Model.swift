@@ -44,14 +44,22 @@ extension Broadcaster {
 /// test on Linux, where main-actor code can run on the main queue from another
 /// thread.
 func whereThisRuns() -> String {
-    DispatchQueue.getSpecific(key: mainQueueTag) != nil ? "main queue" : "background thread"
+    DispatchQueue.getSpecific(key: mainQueueTag.key) != nil ? "main queue" : "background thread"
 }
 
-let mainQueueTag: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
+/// The key that tags the main queue; set up on first use.
+let mainQueueTag: MainQueueTag = {
+    let tag = MainQueueTag()
+    DispatchQueue.main.setSpecific(key: tag.key, value: true)
+    return tag
 }()
+
+/// A queue-specific key that can be shared across threads.
+final class MainQueueTag: @unchecked Sendable {
+    // @unchecked Sendable: `key` is immutable and only passed to Dispatch's
+    // thread-safe `setSpecific` / `getSpecific`.
+    let key = DispatchSpecificKey<Bool>()
+}
 
 /// Prints one line of what a listener received, indented under its step.
 func report(_ line: String) {
