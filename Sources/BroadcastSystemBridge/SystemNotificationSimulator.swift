@@ -99,11 +99,7 @@ public struct SystemNotificationSimulator: Sendable {
         duration: TimeInterval = defaultKeyboardDuration,
         curve: KeyboardChange.AnimationCurve = defaultKeyboardCurve
     ) {
-        post(
-            .willChangeFrame,
-            KeyboardChange(
-                beginFrame: beginFrame, endFrame: endFrame,
-                animationDuration: duration, animationCurve: curve, isLocal: true))
+        post(.willChangeFrame, Self.moving(beginFrame, endFrame, duration, curve))
     }
 
     /// Posts `UIKeyboardDidChangeFrameNotification` for a keyboard that moved
@@ -114,11 +110,7 @@ public struct SystemNotificationSimulator: Sendable {
         duration: TimeInterval = defaultKeyboardDuration,
         curve: KeyboardChange.AnimationCurve = defaultKeyboardCurve
     ) {
-        post(
-            .didChangeFrame,
-            KeyboardChange(
-                beginFrame: beginFrame, endFrame: endFrame,
-                animationDuration: duration, animationCurve: curve, isLocal: true))
+        post(.didChangeFrame, Self.moving(beginFrame, endFrame, duration, curve))
     }
 
     /// Posts `UIApplicationDidFinishLaunchingNotification` (or AppKit's on macOS).
@@ -175,16 +167,21 @@ public struct SystemNotificationSimulator: Sendable {
     private static func showing(_ endFrame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve)
         -> KeyboardChange
     {
-        KeyboardChange(
-            beginFrame: below(endFrame), endFrame: endFrame,
-            animationDuration: duration, animationCurve: curve, isLocal: true)
+        moving(below(endFrame), endFrame, duration, curve)
     }
 
     private static func hiding(_ frame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve)
         -> KeyboardChange
     {
+        moving(frame, below(frame), duration, curve)
+    }
+
+    /// The change UIKit sends for this app's keyboard moving between frames.
+    private static func moving(
+        _ beginFrame: CGRect, _ endFrame: CGRect, _ duration: TimeInterval, _ curve: KeyboardChange.AnimationCurve
+    ) -> KeyboardChange {
         KeyboardChange(
-            beginFrame: frame, endFrame: below(frame),
+            beginFrame: beginFrame, endFrame: endFrame,
             animationDuration: duration, animationCurve: curve, isLocal: true)
     }
 
