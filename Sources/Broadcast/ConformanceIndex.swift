@@ -17,41 +17,54 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     // already excludes overlapping access; the dynamic check cost ~76
     // instructions per broadcast (callgrind, Docs/Benchmarks.md).
     @exclusivity(unchecked) private(set) var members: [IndexMember] = []
-    private var memberObjects: Set<ObjectIdentifier> = []
-    private var retiredMembers = 0
+    /// Entries that may be members and were retired since the last filter
+    /// (counted without checking membership: an over-count only filters
+    /// sooner).
+    private var retiredSinceFilter = 0
 
     /// Builds the index from the live entries, casting in `context`.
+    ///
+    /// An object with two entries (an `addListener` and a single-protocol
+    /// registration) becomes one member, at its first entry's position.
     init(entries: [ListenerEntry], cache: inout ConformanceCache, in context: inout DeliveryContext) {
+        var admittedObjects: Set<ObjectIdentifier> = []
         for entry in entries {
-            admit(entry, cache: &cache, in: &context)
+            guard let member = Self.member(for: entry, cache: &cache, in: &context) else { continue }
+            if admittedObjects.insert(entry.id).inserted { members.append(member) }
         }
     }
 
     /// Adds `entry` if its listener conforms, casting in `context`.
+    ///
+    /// Only called for an entry whose object has no other entry in the table
+    /// (the table reports anything else as invalidating, and the index is
+    /// rebuilt instead), so it never duplicates a live member.
     func admit(_ entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext) {
-        guard entry.listens(to: ObjectIdentifier(P.self)), let object = entry.liveObject else { return }
-        let projection: CastProjection
-        if let listener = object as? P {
-            projection = CastProjection(listener, of: object, madeOnMainQueue: context.isOnMainQueue)
-        } else if Self.mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
-            projection = .none
-        } else {
-            return
-        }
-        if memberObjects.insert(entry.id).inserted {
-            members.append(IndexMember(entry: entry, projection: projection))
-        }
+        if let member = Self.member(for: entry, cache: &cache, in: &context) { members.append(member) }
     }
 
     func noteRetired(_ entry: ListenerEntry) {
-        // Forget the identity at once, so the same object can be admitted
-        // again (re-added after removal goes to the end).
-        guard memberObjects.remove(entry.id) != nil else { return }
-        retiredMembers += 1
-        if retiredMembers * 2 > members.count {
+        guard entry.listens(to: ObjectIdentifier(P.self)) else { return }
+        retiredSinceFilter += 1
+        if retiredSinceFilter * 2 > members.count {
             members.removeAll { $0.entry.isRetired || $0.entry.object == nil }
-            retiredMembers = 0
+            retiredSinceFilter = 0
         }
+    }
+
+    /// The member `entry` makes, or nil if its listener does not conform.
+    private static func member(
+        for entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext
+    ) -> IndexMember? {
+        guard entry.listens(to: ObjectIdentifier(P.self)), let object = entry.liveObject else { return nil }
+        if let listener = object as? P {
+            return IndexMember(
+                entry: entry, projection: CastProjection(listener, of: object, madeOnMainQueue: context.isOnMainQueue))
+        }
+        if mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
+            return IndexMember(entry: entry, projection: .none)
+        }
+        return nil
     }
 
     /// Whether `object`, which failed the cast here, may still conform.
