@@ -5,7 +5,8 @@
 /// Built on the first broadcast to `P` (one cast per live entry), then kept in
 /// step incrementally: an added entry is tested against every existing index
 /// (one cast per protocol ever broadcast), a removed one is only counted, and
-/// the member list is filtered once retired members outnumber live ones.
+/// the member list is filtered once the removals counted since the last
+/// filter reach half its length (amortized O(1) per removal).
 /// Anything that breaks the incremental invariants (a compaction, an object
 /// with two entries, a conformance learned on an actor) simply drops the index
 /// so the next broadcast rebuilds it.
