@@ -1,9 +1,9 @@
 import Broadcast
 import Testing
 
-// The issue's "What a user does" snippet, exactly as written (only the last
-// line, `broadcaster.postCreated(post)`, moves into a test below: a test file
-// cannot hold top-level statements).
+// The README's quick start, as written, except that the listener's body is
+// empty and the last line, `broadcaster.postCreated(post)`, moves into a test
+// below (a test file cannot hold top-level statements).
 
 struct Post: Sendable { let title: String }
 protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
@@ -32,7 +32,7 @@ final class PostRecorder: PostCreationListener, Sendable {
 
 @Suite("Usage snippet")
 struct UsageSnippetTests {
-    @Test func theIssueSnippetCompilesAndDelivers() {
+    @Test func theQuickStartCompilesAndDelivers() {
         let broadcaster = Broadcaster()
         let feed = FeedController(broadcaster: broadcaster)
         let recorder = PostRecorder()

@@ -4,12 +4,12 @@ import Foundation
 import Testing
 
 /// A main-actor class that listens to nothing `LifePing`-related.
-@MainActor final class FindingsBystander {
+@MainActor final class MainActorBystander {
     nonisolated init() {}
 }
 
-/// A documented limit of the synchronous count, found by the reliability
-/// work: off the main actor, a generic cast cannot tell "does not conform" from
+/// A documented limit of the synchronous count (see `broadcast(to:)`): off
+/// the main thread, a generic cast cannot tell "does not conform" from
 /// "conforms only on the main actor", so the first background broadcast to a
 /// protocol counts a scheduled call for a main-actor listener whose conformance
 /// is not known yet.
@@ -17,12 +17,12 @@ import Testing
 /// The scheduled call settles it on the main actor (and does
 /// nothing); from then on counts are exact, and the awaitable form is always
 /// exact. `broadcast(to:)`'s documentation says "made or scheduled" for this.
-@Suite("Reliability: documented limits")
-struct ReliabilityFindingsTests {
+@Suite("Counts of broadcasts made off the main actor")
+struct BackgroundCountTests {
     @Test("a first background broadcast counts a scheduled call that the main actor then skips")
     func backgroundBroadcastCountsNonconformingMainActorListener() async {
         let broadcaster = Broadcaster()
-        let bystander = FindingsBystander()
+        let bystander = MainActorBystander()
         await MainActor.run { _ = broadcaster.addListener(bystander) }
         let returned = await Task.detached { broadcaster.broadcast(to: LifePing.self) { $0.ping(1) } }.value
         await broadcaster.waitForScheduledDeliveries()

@@ -1,4 +1,4 @@
-// The three snippets from issue 3, exactly as written (only the body of
+// The bridge's usage snippets from Docs/SystemBridge.md, as written (only the body of
 // `cancelCurrentRequest()` and the bridge's surroundings are added), so that
 // they keep compiling in Swift 6 mode.
 import Broadcast
@@ -36,8 +36,8 @@ extension Downloader {
     var cancellations: Int { snippetCancellations.withLock { $0[ObjectIdentifier(self), default: 0] } }
 }
 
-@Suite struct IssueSnippetsTests {
-    /// The user code from the issue works: a `Downloader` built off the main
+@Suite struct BridgeUsageSnippetTests {
+    /// The documented user code works: a `Downloader` built off the main
     /// actor cancels when the bridge sees the app enter the background; the
     /// screens register from the main actor and are counted as listeners.
     @Test func snippetsCompileAndDownloaderCancelsOnBackground() async {
