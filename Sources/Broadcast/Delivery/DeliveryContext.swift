@@ -1,21 +1,39 @@
-/// Where a broadcast (or a registration) is running, as far as it can be
-/// known: the isolation the compiler passed in (`#isolation`), whether the
-/// code runs on the main queue, and whether it runs inside a task.
+import Foundation
+
+/// Where a broadcast (or a registration, or a query) is running, as far as it
+/// can be known: the isolation the compiler passed in (`#isolation`), whether
+/// the code runs on the main queue or the main thread, and whether it runs
+/// inside a task.
 ///
 /// Two questions are answered from these facts:
 /// - can a listener of a given actor be called right here (else its call is
 ///   scheduled on that actor), and
-/// - is a failed cast to the listener's protocol definitive here. It is not
-///   always: a conformance isolated to the main actor
-///   (`extension Screen: @MainActor P`) only casts inside a task running on
-///   the main actor; in a plain `DispatchQueue.main.async` block the generic
-///   cast fails on Linux even under `MainActor.assumeIsolated` (measured with
-///   Swift 6.3). There, a failed cast is retried by a scheduled delivery,
-///   which runs in such a task, instead of being taken as "does not conform".
+/// - is a failed cast to the listener's protocol definitive here.
+///
+/// The second follows the runtime's own rule for conformances isolated to a
+/// global actor (`extension Screen: @MainActor P`): the generic cast succeeds
+/// only where the runtime can prove it runs on that actor. Measured on Linux
+/// with Swift 6.3.1 (`HostMatrix` runs each case in a real process):
+///
+/// | where the code runs | cast for `@MainActor P` |
+/// | --- | --- |
+/// | the main thread, outside any task (top-level code, a main-queue block while the main thread runs a run loop) | succeeds |
+/// | a task on the main actor (`Task { @MainActor in }`, an async `main`) | succeeds |
+/// | a main-queue block after `dispatchMain()` (a worker thread services the main queue), even under `MainActor.assumeIsolated` | fails |
+/// | any other thread, task or actor | fails |
+///
+/// For another global actor (`@MyActor P`) the cast succeeds only in a task
+/// running on that actor. So a failed cast is definitive when the code runs
+/// on the listener's actor *and* either runs in a task or, for the main actor,
+/// on the main thread. Anywhere else a failed cast may mean "conforms only
+/// over there", and the listener's call is scheduled on its actor, where the
+/// question is settled once and for all (``ConformanceCache``).
 struct DeliveryContext {
     /// The caller's isolation, guaranteed by the compiler.
     let isolation: (any Actor)?
     private var cachedIsOnMainQueue: Bool?
+    private var cachedIsInTask: Bool?
+    private var cachedIsOnMainThread: Bool?
 
     init(isolation: (any Actor)?) {
         self.isolation = isolation
@@ -32,7 +50,30 @@ struct DeliveryContext {
     /// Whether a cast that fails here, for a listener registered on `actor`,
     /// proves that the listener does not conform.
     mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
-        isRunning(on: actor) && withUnsafeCurrentTask { $0 != nil }
+        guard isRunning(on: actor) else { return false }
+        if isInTask { return true }
+        // Outside a task, only the main actor can be proven, by the thread.
+        return actor === MainActor.shared && isOnMainThread
+    }
+
+    /// Whether the code runs inside a task; asked at most once.
+    var isInTask: Bool {
+        mutating get {
+            if let cachedIsInTask { return cachedIsInTask }
+            let isInTask = withUnsafeCurrentTask { $0 != nil }
+            cachedIsInTask = isInTask
+            return isInTask
+        }
+    }
+
+    /// Whether the code runs on the process's main thread; asked at most once.
+    var isOnMainThread: Bool {
+        mutating get {
+            if let cachedIsOnMainThread { return cachedIsOnMainThread }
+            let isOnMainThread = Thread.isMainThread
+            cachedIsOnMainThread = isOnMainThread
+            return isOnMainThread
+        }
     }
 
     /// Whether the code runs on the main queue; asked at most once.
