@@ -27,12 +27,15 @@ extension Broadcaster {
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call. `@Sendable` because it may run on
     ///     another actor.
-    /// - Returns: The number of calls made or scheduled. A listener
-    ///   registered on the main actor whose conformance to `listenerType` has
-    ///   not been checked there yet is counted as scheduled when the broadcast
-    ///   runs elsewhere: only the main actor can check an isolated
-    ///   conformance, and if it finds none the scheduled call does nothing
-    ///   (later broadcasts then count exactly).
+    /// - Returns: The number of calls made or scheduled. It is exact
+    ///   wherever the runtime can check a conformance isolated to a
+    ///   listener's actor: on the main thread (top-level code, run-loop
+    ///   handlers) or in a task on that actor. Elsewhere (another thread, or a
+    ///   main-queue block serviced off the main thread after `dispatchMain()`)
+    ///   a listener registered on an actor whose conformance to
+    ///   `listenerType` has not been checked there yet is counted as a
+    ///   scheduled call; if its actor finds no conformance, the call does
+    ///   nothing and later broadcasts count exactly.
     ///   ``broadcastAndWait(to:isolation:_:)`` always returns the exact count.
     @discardableResult
     public func broadcast<P>(

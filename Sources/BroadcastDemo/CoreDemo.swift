@@ -14,10 +14,12 @@ func runCoreDemo() async {
     broadcaster.userLoggedIn(User(name: "Ada"))
 
     step("The composer saves a post on the main actor: every listener is called before save returns")
-    composer.save("Hello, typed world")
+    let reached = composer.save("Hello, typed world")
+    report(
+        "broadcast        returned \(reached): the listeners of posts, not the \(broadcaster.listenerCount) registered")
 
     step("A background task saves a post: the feed is called on that thread, the timeline on the main actor")
-    await Task.detached { composer.save("Written in the background") }.value
+    _ = await Task.detached { composer.save("Written in the background") }.value
     await broadcaster.waitForScheduledDeliveries()  // a barrier, not a sleep
 
     step("The profile badge is released mid-run; the next broadcast simply skips it")

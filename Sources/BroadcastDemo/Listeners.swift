@@ -94,7 +94,9 @@ final class PostComposer: Sendable {
         self.broadcaster = broadcaster
     }
 
-    func save(_ title: String) {
+    /// Returns how many listeners the post reached.
+    @discardableResult
+    func save(_ title: String) -> Int {
         broadcaster.postCreated(Post(title: title))
     }
 }

@@ -24,7 +24,10 @@ protocol LoginListener: AnyObject {
 
 /// The typed broadcasts: the only place that knows how an event is delivered.
 extension Broadcaster {
-    func postCreated(_ post: Post) {
+    /// Returns how many listeners the post reached (called, or scheduled on
+    /// their actor).
+    @discardableResult
+    func postCreated(_ post: Post) -> Int {
         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
     }
 

@@ -1,0 +1,116 @@
+import Broadcast
+import BroadcastSystemBridge
+import Synchronization
+
+/// The event every host broadcasts: a numbered post.
+protocol PostListener: AnyObject {
+    func postCreated(_ number: Int)
+}
+
+/// What the bystanders listen to instead; nothing in the scenario broadcasts
+/// to it, so a call or a count for a bystander is a bug.
+protocol BadgeListener: AnyObject {
+    func badgeChanged(_ count: Int)
+}
+
+/// A state kept as a sticky broadcast, replayed to late listeners.
+protocol SessionListener: AnyObject {
+    func sessionChanged(signedIn: Bool)
+}
+
+extension Broadcaster {
+    /// The scenario's typed broadcast, written as a user writes one: a
+    /// non-isolated method, so the broadcast finds its context at run time.
+    @discardableResult
+    func postCreated(_ number: Int) -> Int {
+        broadcast(to: PostListener.self) { $0.postCreated(number) }
+    }
+}
+
+/// Records one listener's calls: how many, whether each came in order (every
+/// number once, ascending), and where each ran.
+final class DeliveryLog: Sendable {
+    struct State {
+        var next = 0
+        var calls = 0
+        var outOfOrder = 0
+        var offMainQueue = 0
+        var offMainThread = 0
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Records the call for `number`, which must be the one after the
+    /// previous call's (nil for events that carry no order).
+    func record(_ number: Int?) {
+        let onMainQueue = HostProbe.isOnMainQueue
+        let onMainThread = HostProbe.isMainThread
+        state.withLock { state in
+            if let number {
+                if number != state.next { state.outOfOrder += 1 }
+                state.next = number + 1
+            }
+            state.calls += 1
+            if !onMainQueue { state.offMainQueue += 1 }
+            if !onMainThread { state.offMainThread += 1 }
+        }
+    }
+
+    var calls: Int { state.withLock { $0.calls } }
+    var outOfOrder: Int { state.withLock { $0.outOfOrder } }
+    var offMainQueue: Int { state.withLock { $0.offMainQueue } }
+    var offMainThread: Int { state.withLock { $0.offMainThread } }
+}
+
+/// A listener with no actor: registered from non-isolated code, called on
+/// whatever thread broadcasts.
+final class Feed: PostListener, Sendable {
+    let log = DeliveryLog()
+    init() {}
+    func postCreated(_ number: Int) { log.record(number) }
+}
+
+/// UI code: a `@MainActor` class whose conformance is isolated to the main
+/// actor, the case a generic cast can only check on the main actor.
+@MainActor final class Screen {
+    nonisolated let log = DeliveryLog()
+    nonisolated let applicationLog = DeliveryLog()
+    nonisolated init() {}
+}
+
+extension Screen: @MainActor PostListener {
+    func postCreated(_ number: Int) { log.record(number) }
+}
+
+extension Screen: @MainActor ApplicationStateListener {
+    func applicationDidEnterBackground() { applicationLog.record(nil) }
+}
+
+/// A screen that appears late and asks for the sticky session state.
+@MainActor final class SessionBanner {
+    nonisolated let log = DeliveryLog()
+    nonisolated init() {}
+}
+
+extension SessionBanner: @MainActor SessionListener {
+    func sessionChanged(signedIn: Bool) { log.record(nil) }
+}
+
+/// A main-actor bystander with an isolated conformance to another protocol.
+@MainActor final class Badge {
+    nonisolated let log = DeliveryLog()
+    nonisolated init() {}
+}
+
+extension Badge: @MainActor BadgeListener {
+    func badgeChanged(_ count: Int) { log.record(count) }
+}
+
+/// A bystander with no actor of its own, conforming to another protocol.
+final class Counter: BadgeListener, Sendable {
+    let log = DeliveryLog()
+    init() {}
+    func badgeChanged(_ count: Int) { log.record(count) }
+}

@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+
+/// Facts about where code runs and what the process holds, read the same way
+/// in every host.
+public enum HostProbe {
+    /// Whether the code runs on the process's main thread.
+    public static var isMainThread: Bool { Thread.isMainThread }
+
+    /// Whether the code runs on the main queue, which is where the main actor
+    /// runs; read from a queue-specific tag because on Linux the main queue
+    /// can be serviced by a thread other than the main thread.
+    public static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueTag.key) != nil }
+
+    /// Tags the main queue; call once, from the main thread, before anything
+    /// asks ``isOnMainQueue``.
+    public static func tagMainQueue() {
+        DispatchQueue.main.setSpecific(key: mainQueueTag.key, value: 1)
+    }
+
+    /// Resident memory in bytes, or nil where the platform offers no cheap
+    /// reading (read from `/proc/self/statm` on Linux).
+    public static func residentBytes() -> Int? {
+        #if os(Linux)
+            guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+            let fields = statm.split(separator: " ")
+            guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+            return nil
+        #endif
+    }
+
+    /// Runs `body` on a new thread (not a task, not the main thread) and
+    /// returns once it has finished.
+    public static func onBackgroundThread(_ body: @escaping @Sendable () -> Void) {
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            body()
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    private static let mainQueueTag = MainQueueTag()
+
+    /// The queue-specific key, in a box because not every Dispatch overlay
+    /// declares `DispatchSpecificKey` Sendable.
+    private final class MainQueueTag: @unchecked Sendable {
+        // @unchecked Sendable: `key` is immutable and only passed to
+        // Dispatch's thread-safe `setSpecific` / `getSpecific`.
+        let key = DispatchSpecificKey<UInt8>()
+    }
+}

@@ -1,0 +1,324 @@
+import Broadcast
+import BroadcastSystemBridge
+import Foundation
+import Synchronization
+
+/// The scenario every host runs: a listener with no actor, a `@MainActor`
+/// screen with isolated conformances, and bystanders that conform to
+/// something else, all registered from the host's main-actor code; then
+/// broadcasts from the host's main context and from a background thread,
+/// a sticky replay, the system bridge, and the listener queries.
+///
+/// Each step checks what it can see at once (returned counts, calls made
+/// before a call returns); ``finish()`` checks the rest once the host has let
+/// the main actor run (every delivery made once, in order, main-actor
+/// listeners only on the main actor) and prints the report.
+public final class HostScenario: Sendable {
+    /// What the host is, for the report and for the checks that differ.
+    public struct Host: Sendable {
+        /// The name printed in the report.
+        public let name: String
+        /// Whether the host's main context runs on the main thread (where
+        /// main-actor listeners must then be called).
+        public let runsOnMainThread: Bool
+        /// Whether the runtime can check a main-actor-isolated conformance in
+        /// the host's main context: on the main thread, or in a task on the
+        /// main actor; not in a main-queue block serviced by another thread.
+        public let canCheckIsolatedConformances: Bool
+
+        /// Describes a host; see the properties.
+        public init(name: String, runsOnMainThread: Bool, canCheckIsolatedConformances: Bool) {
+            self.name = name
+            self.runsOnMainThread = runsOnMainThread
+            self.canCheckIsolatedConformances = canCheckIsolatedConformances
+        }
+    }
+
+    /// The host running the scenario.
+    public let host: Host
+    /// The broadcaster whose listeners registered from the host's main-actor
+    /// code.
+    public let broadcaster = Broadcaster()
+    /// The same population, registered from non-isolated code: the baseline
+    /// for the cost of main-actor registrations.
+    public let baselineBroadcaster = Broadcaster()
+    let feed = Feed()
+    let screen = Screen()
+    let banner = SessionBanner()
+    let badges: [Badge]
+    let counters: [Counter]
+    let baselineFeed = Feed()
+    let baselineScreen = Screen()
+    let baselineBadges: [Badge]
+    let baselineCounters: [Counter]
+    let center = NotificationCenter()
+    let bridge: SystemNotificationBridge
+
+    private struct State {
+        var failures: [String] = []
+        var lines: [String] = []
+        var broadcasts = 0
+        var baselineBroadcasts = 0
+        var unsettledCounts = 0
+        var sawExactCount = false
+        var bridgePosts = 0
+        var stickyReplays = 0
+        var unlistedFailures = 0
+
+        /// Keeps the first failures word for word and counts the rest.
+        mutating func fail(_ message: String) {
+            if failures.count < 10 { failures.append(message) } else { unlistedFailures += 1 }
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// The calls one broadcast to `PostListener` makes: the feed and the screen.
+    static let exactCount = 2
+
+    /// Creates the population; nothing is registered yet.
+    public init(host: Host, bystanders: Int = 100) {
+        self.host = host
+        badges = (0..<bystanders / 2).map { _ in Badge() }
+        counters = (0..<(bystanders - bystanders / 2)).map { _ in Counter() }
+        baselineBadges = (0..<bystanders / 2).map { _ in Badge() }
+        baselineCounters = (0..<(bystanders - bystanders / 2)).map { _ in Counter() }
+        bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center)
+    }
+
+    var bystanderCount: Int { badges.count + counters.count }
+
+    // MARK: - Steps
+
+    /// Registers the population: the feed from non-isolated code, the screen
+    /// and the bystanders from the caller's isolation (the host's main-actor
+    /// code); the baseline population entirely from non-isolated code.
+    public func register(isolation: isolated (any Actor)? = #isolation) {
+        expect(isolation === MainActor.shared, "the host registers from main-actor code")
+        Self.registerWithoutActor(feed, on: broadcaster)
+        broadcaster.addListener(screen)
+        for badge in badges { broadcaster.addListener(badge) }
+        for counter in counters { broadcaster.addListener(counter) }
+        Self.registerWithoutActor(baselineFeed, on: baselineBroadcaster)
+        Self.registerWithoutActor(baselineScreen, on: baselineBroadcaster)
+        for badge in baselineBadges { Self.registerWithoutActor(badge, on: baselineBroadcaster) }
+        for counter in baselineCounters { Self.registerWithoutActor(counter, on: baselineBroadcaster) }
+    }
+
+    private static func registerWithoutActor(_ listener: AnyObject, on broadcaster: Broadcaster) {
+        broadcaster.addListener(listener, isolation: nil)
+    }
+
+    /// Broadcasts `count` times from the calling context and checks each
+    /// returned count.
+    ///
+    /// - Parameters:
+    ///   - count: How many broadcasts to make.
+    ///   - settlesLater: Whether this context cannot check an isolated
+    ///     conformance (a main-queue block off the main thread, or a background
+    ///     thread after a registration made there). A main-actor listener whose
+    ///     conformance was never checked on the main actor is then counted as a
+    ///     scheduled call; once the main actor has run one, counts are exact.
+    ///     So a count may exceed the exact one only until the first exact count
+    ///     since the last registration.
+    public func broadcast(count: Int, settlesLater: Bool = false) {
+        for _ in 0..<count {
+            let number = state.withLock { state in
+                defer { state.broadcasts += 1 }
+                return state.broadcasts
+            }
+            let returned = broadcaster.postCreated(number)
+            checkCount(returned, broadcast: number, settlesLater: settlesLater)
+        }
+    }
+
+    private func checkCount(_ returned: Int, broadcast number: Int, settlesLater: Bool) {
+        state.withLock { state in
+            if returned == Self.exactCount {
+                state.sawExactCount = true
+            } else if settlesLater, !state.sawExactCount, returned > Self.exactCount,
+                returned <= Self.exactCount + bystanderCount + 1
+            {
+                state.unsettledCounts += 1
+            } else {
+                state.fail(
+                    "broadcast \(number) returned \(returned), expected \(Self.exactCount)"
+                        + (state.sawExactCount ? " (counts were already exact)" : ""))
+            }
+        }
+    }
+
+    /// Broadcasts `count` times from a new thread (not a task), and returns
+    /// once it has finished; the screen's calls are scheduled on the main
+    /// actor.
+    public func broadcastFromBackgroundThread(count: Int) {
+        HostProbe.onBackgroundThread { [self] in broadcastHere(count: count) }
+    }
+
+    /// The body of ``broadcastFromBackgroundThread(count:)``, for hosts that
+    /// start the thread themselves.
+    public func broadcastHere(count: Int) {
+        expect(!HostProbe.isMainThread && !HostProbe.isOnMainQueue, "the background thread is off the main queue")
+        // A listener registered where its conformance could not be checked
+        // is still unsettled here.
+        broadcast(count: count, settlesLater: !host.canCheckIsolatedConformances)
+    }
+
+    /// Measures ns per broadcast: this population (registered from main-actor
+    /// code) against the baseline (registered from non-isolated code), both
+    /// broadcast from the calling context, in alternating rounds.
+    public func measure(rounds: Int = 10, broadcastsPerRound: Int = 2_000) {
+        let clock = ContinuousClock()
+        var mainActorRegistered = Duration.zero
+        var nonisolatedRegistered = Duration.zero
+        for _ in 0..<rounds {
+            mainActorRegistered += clock.measure { broadcast(count: broadcastsPerRound) }
+            nonisolatedRegistered += clock.measure {
+                for _ in 0..<broadcastsPerRound {
+                    let number = state.withLock { state in
+                        defer { state.baselineBroadcasts += 1 }
+                        return state.baselineBroadcasts
+                    }
+                    baselineBroadcaster.postCreated(number)
+                }
+            }
+        }
+        let total = Double(rounds * broadcastsPerRound)
+        let mainNanoseconds = Self.nanoseconds(mainActorRegistered) / total
+        let baselineNanoseconds = Self.nanoseconds(nonisolatedRegistered) / total
+        report(
+            String(
+                format: "ns per broadcast (1 + 1 listeners among %d others): registered from main-actor code %.1f, "
+                    + "from non-isolated code %.1f, ratio %.2f (target <= 1.5)",
+                bystanderCount, mainNanoseconds, baselineNanoseconds, mainNanoseconds / baselineNanoseconds))
+    }
+
+    /// Broadcasts `count` times in a loop (one event handler broadcasting
+    /// repeatedly) and reports how resident memory moved.
+    ///
+    /// - Parameters:
+    ///   - count: How many broadcasts to make.
+    ///   - label: Names the loop in the report.
+    ///   - limit: The growth allowed, in bytes; nil to report only (a loop
+    ///     whose scheduled calls wait for the main actor holds them until it
+    ///     runs; the next loop, after they ran, must then be flat).
+    ///   - settlesLater: See ``broadcast(count:settlesLater:)``.
+    public func broadcastLoop(count: Int, label: String, limit: Int?, settlesLater: Bool = false) {
+        let before = HostProbe.residentBytes()
+        broadcast(count: count, settlesLater: settlesLater)
+        guard let before, let after = HostProbe.residentBytes() else {
+            report("resident memory: not measured on this platform")
+            return
+        }
+        let growth = after - before
+        report(
+            "resident memory over the \(label) (\(count) broadcasts): \(growth >= 0 ? "+" : "")\(growth / 1024) KiB"
+                + (limit == nil ? " (reported, not judged)" : ""))
+        if let limit {
+            expect(growth <= limit, "resident memory grew by \(growth / 1024) KiB over the \(label)")
+        }
+    }
+
+    /// The growth a loop of broadcasts may cause once nothing is scheduled
+    /// per broadcast: allocator noise, not a per-broadcast cost.
+    public static let flatMemoryLimit = 2 << 20
+
+    /// A sticky broadcast, then a late `@MainActor` listener that asks for it,
+    /// both from the calling context: the replay runs before `addListener`
+    /// returns where the context can call the screen, else it is scheduled.
+    public func replaySticky(isolation: isolated (any Actor)? = #isolation) {
+        state.withLock { state in
+            state.sawExactCount = false
+            state.stickyReplays += 1
+        }
+        broadcaster.broadcast(to: SessionListener.self, sticky: true) { $0.sessionChanged(signedIn: true) }
+        broadcaster.addListener(banner, receivingStickyBroadcasts: true)
+        if host.canCheckIsolatedConformances {
+            expect(banner.log.calls == 1, "the sticky replay ran before addListener returned")
+        }
+    }
+
+    /// Posts an application notification from the calling context and from
+    /// a background thread; the bridge delivers both to the screen on the
+    /// main actor (before `post` returns where the context can call it).
+    public func postApplicationNotifications() {
+        let simulator = SystemNotificationSimulator(center: center)
+        simulator.applicationDidEnterBackground()
+        if host.canCheckIsolatedConformances {
+            expect(screen.applicationLog.calls == 1, "a notification posted on the main thread was delivered at once")
+        }
+        HostProbe.onBackgroundThread { simulator.applicationDidEnterBackground() }
+        state.withLock { $0.bridgePosts += 2 }
+    }
+
+    /// Checks the queries from the calling context: the count is exact, and
+    /// `listeners(of:)` includes the screen wherever its conformance can be
+    /// checked.
+    public func checkQueries() {
+        let count = broadcaster.listenerCount(of: PostListener.self)
+        expect(count == Self.exactCount, "listenerCount(of:) is \(count), expected \(Self.exactCount)")
+        let listed = broadcaster.listeners(of: PostListener.self).count
+        let expected = host.canCheckIsolatedConformances ? 2 : 1
+        expect(listed == expected, "listeners(of:) returned \(listed), expected \(expected)")
+    }
+
+    /// Whether every delivery the steps so far have made or scheduled has run.
+    public var allDeliveriesArrived: Bool {
+        let (broadcasts, bridgePosts, replays) = state.withLock { ($0.broadcasts, $0.bridgePosts, $0.stickyReplays) }
+        return screen.log.calls >= broadcasts && banner.log.calls >= replays
+            && screen.applicationLog.calls >= bridgePosts
+    }
+
+    // MARK: - The verdict
+
+    /// Checks every delivery, prints the report, and returns the exit status.
+    public func finish() -> Int32 {
+        let (broadcasts, baselineBroadcasts, bridgePosts, unsettled, replays) = state.withLock {
+            ($0.broadcasts, $0.baselineBroadcasts, $0.bridgePosts, $0.unsettledCounts, $0.stickyReplays)
+        }
+        checkLog(feed.log, "feed", calls: broadcasts, onMainActor: false)
+        checkLog(screen.log, "screen", calls: broadcasts, onMainActor: true)
+        checkLog(banner.log, "sticky replay to a late listener", calls: replays, onMainActor: true)
+        checkLog(screen.applicationLog, "screen's application events", calls: bridgePosts, onMainActor: true)
+        checkLog(baselineFeed.log, "baseline feed", calls: baselineBroadcasts, onMainActor: false)
+        let bystanderCalls =
+            (badges + baselineBadges).map(\.log.calls).reduce(0, +)
+            + (counters + baselineCounters).map(\.log.calls).reduce(0, +)
+        expect(bystanderCalls == 0, "bystanders were called \(bystanderCalls) times")
+        report("broadcasts: \(broadcasts) (\(unsettled) counted bystanders before the main actor settled them)")
+        let (failures, unlisted) = state.withLock { ($0.failures, $0.unlistedFailures) }
+        let lines = state.withLock { $0.lines }
+        print("host \(host.name):")
+        for line in lines { print("  " + line) }
+        for failure in failures { print("  FAILED: " + failure) }
+        if unlisted > 0 { print("  FAILED: \(unlisted) more") }
+        print("host \(host.name): \(failures.isEmpty ? "passed" : "FAILED (\(failures.count + unlisted) checks)")")
+        return failures.isEmpty ? 0 : 1
+    }
+
+    private func checkLog(_ log: DeliveryLog, _ name: String, calls: Int, onMainActor: Bool) {
+        expect(log.calls == calls, "\(name): \(log.calls) calls, expected \(calls)")
+        expect(log.outOfOrder == 0, "\(name): \(log.outOfOrder) calls out of order")
+        guard onMainActor else { return }
+        expect(log.offMainQueue == 0, "\(name): \(log.offMainQueue) calls off the main queue")
+        if host.runsOnMainThread {
+            expect(log.offMainThread == 0, "\(name): \(log.offMainThread) calls off the main thread")
+        }
+    }
+
+    // MARK: - Recording
+
+    func expect(_ condition: Bool, _ failure: @autoclosure () -> String) {
+        guard !condition else { return }
+        let message = failure()
+        state.withLock { $0.fail(message) }
+    }
+
+    func report(_ line: String) {
+        state.withLock { $0.lines.append(line) }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+}
