@@ -1,6 +1,6 @@
 import Broadcast
 
-/// Plays the seeds' scenario end to end and prints what each listener got.
+/// Plays posts, a feed, a composer and login state end to end and prints what each listener got.
 @MainActor
 func runCoreDemo() async {
     _ = mainQueueTag  // tag the main queue before any listener asks where it runs

@@ -57,7 +57,7 @@ extension TimelineScreen: @MainActor PostCreationListener {
 }
 
 /// A screen that listens to posts only while visible, and to login state
-/// for its whole life; every registration declared in one place (seed 000).
+/// for its whole life; every registration declared in one place.
 @MainActor
 final class ComposeScreen {
     private let registrations: ListenerRegistrations

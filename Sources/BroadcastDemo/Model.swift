@@ -1,7 +1,7 @@
 import Broadcast
 import Dispatch
 
-// The seed scenario (002, 004): posts, a feed, a composer, and login state.
+// The demo's scenario: posts, a feed, a composer, and login state.
 
 struct Post: Sendable {
     let title: String
@@ -11,12 +11,12 @@ struct User: Sendable {
     let name: String
 }
 
-/// Listeners of new posts (seed 002's `PostCreationListener`).
+/// Listeners of new posts (`PostCreationListener`).
 protocol PostCreationListener: AnyObject {
     func postCreated(_ post: Post)
 }
 
-/// Listeners of login state (seed 004's delegate, without the singleton).
+/// Listeners of login state (a multicast delegate, without the singleton).
 protocol LoginListener: AnyObject {
     func userLoggedIn(_ user: User)
     func userLoggedOut()

@@ -3,7 +3,7 @@ import BroadcastSystemBridge
 import Foundation
 import Synchronization
 
-/// A downloader in the style of seed 003: it knows application states, not
+/// A downloader in the application-state pattern: it knows application states, not
 /// UIKit or NotificationCenter, and cancels its request in the background.
 private final class SystemBridgeDemoDownloader: ApplicationStateListener, Sendable {
     private let request = Mutex<String?>(nil)

@@ -3,7 +3,7 @@ import Synchronization
 /// One declared registration: a listener, the protocol it listens to, and a
 /// ``Lifespan``; it can start and stop listening any number of times.
 ///
-/// The seed-000 idea (BTIKit's `BTINotificationInfo`): the parameters of an
+/// The idea of BTIKit's `BTINotificationInfo`: the parameters of an
 /// add/remove pair are stated once, and `start()` / `stop()` replace the pair.
 /// The registration holds its listener weakly, so it never keeps it alive and
 /// nothing needs undoing in `deinit`; releasing the registration stops it.
