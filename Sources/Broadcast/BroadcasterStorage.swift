@@ -89,6 +89,10 @@ struct BroadcasterStorage {
         stickyBroadcasts.removeAll { $0.protocolID == protocolID }
     }
 
+    mutating func removeAllStickyBroadcasts() {
+        stickyBroadcasts.removeAll()
+    }
+
     func hasStickyBroadcast(for protocolID: ObjectIdentifier) -> Bool {
         stickyBroadcasts.contains { $0.protocolID == protocolID }
     }

@@ -33,7 +33,9 @@ extension Broadcaster {
         sticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        broadcast(to: (any EventListener<Event>).self, sticky: sticky) { $0.receive(event) }
+        send(
+            to: (any EventListener<Event>).self, sticky: sticky, stickyEvent: event, from: isolation,
+            actorOverride: nil, { $0.receive(event) }, completion: nil)
     }
 
     /// Posts like ``post(_:sticky:isolation:)`` and returns once every call,
@@ -51,7 +53,10 @@ extension Broadcaster {
     /// Keeps `event` as the sticky `Event` without delivering it now, so that
     /// handlers, listeners and streams registering later can ask for it.
     public func setStickyEvent<Event: Sendable>(_ event: Event) {
-        setStickyBroadcast(to: (any EventListener<Event>).self) { $0.receive(event) }
+        let sticky = StickyBroadcast(for: (any EventListener<Event>).self, actorOverride: nil, event: event) {
+            $0.receive(event)
+        }
+        storage.withLock { $0.setStickyBroadcast(sticky) }
     }
 
     /// Forgets the sticky `Event`, if any.
