@@ -177,9 +177,15 @@ public final class Broadcaster: Sendable {
     }
 
     /// Unregisters `entry` if it is still the one registered under its key.
+    ///
+    /// A single-protocol registration that stops is remembered, so that
+    /// ``deliveryExplanation(for:to:isolation:)`` can say so.
     func unregister(_ entry: ListenerEntry) {
         let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
-        _ = storage.withLock { $0.remove(key, ifEntryIs: entry) }
+        storage.withLock { storage in
+            guard storage.remove(key, ifEntryIs: entry) != nil, entry.onlyProtocol != nil else { return }
+            storage.noteStopped(entry)
+        }
     }
 }
 
