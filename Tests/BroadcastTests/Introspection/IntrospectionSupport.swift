@@ -50,6 +50,16 @@ final class CallRecord: Sendable {
     func reset() { calls.withLock { $0.removeAll() } }
 }
 
+/// The diagnostics a broadcaster reported, for tests that make or check for
+/// the mistakes it reports (debug builds report them).
+final class DiagnosticLog: Sendable {
+    private let diagnostics = Locked<[BroadcastDiagnostic]>([])
+
+    func record(_ diagnostic: BroadcastDiagnostic) { diagnostics.withLock { $0.append(diagnostic) } }
+
+    var all: [BroadcastDiagnostic] { diagnostics.withLock { $0 } }
+}
+
 /// A protocol no test listener broadcasts to but registrations can name.
 protocol Unrelated: AnyObject { func unrelated() }
 
