@@ -57,8 +57,12 @@ extension Broadcaster {
             let others = entries.compactMap(\.onlyProtocol).map(ProtocolName.of)
             return others.isEmpty ? .notRegistered : .registeredOnlyForOtherProtocols(others)
         }
-        // The index holds one member per object: the entry a broadcast uses.
-        guard let member = members.first(where: { $0.entry.object === listener }) else { return .doesNotConform }
+        // The member a broadcast uses: the first whose entry is still live
+        // (the loop skips retired ones, and an index may keep a removed entry
+        // of this object until its next filter, ahead of a newer one).
+        guard let member = members.first(where: { $0.entry.liveObject === listener }) else {
+            return .doesNotConform
+        }
         return Self.decision(for: member, listener, as: P.self, in: &context)
     }
 

@@ -29,7 +29,8 @@ struct DeliveryExplanationPropertyTests {
     /// What a population member is, and the truth a test can know about it.
     enum Kind: CaseIterable {
         case plain, stranger, isolatedScreen, mainPinger, mainStranger, mainConformer, onRegistrar,
-            registration, registrationOnRegistrarThenAdded, otherRegistration, stoppedRegistration, removed, released
+            registration, registrationOnRegistrarThenAdded, otherRegistration, stoppedRegistration, removed, released,
+            readdedWithoutActor
 
         /// Whether a call scheduled on the listener's actor finds it
         /// conforming there.
@@ -43,7 +44,7 @@ struct DeliveryExplanationPropertyTests {
         /// Whether this kind can get `explanation` at all (from any host).
         func isPlausible(_ explanation: DeliveryExplanation) -> Bool {
             switch self {
-            case .plain, .registration: explanation == .calledHere
+            case .plain, .registration, .readdedWithoutActor: explanation == .calledHere
             case .stranger: explanation == .doesNotConform
             case .mainConformer: explanation == .calledHere || explanation == .doesNotConform
             case .otherRegistration: explanation == .registeredOnlyForOtherProtocols(["Unrelated"])
@@ -205,6 +206,16 @@ struct DeliveryExplanationPropertyTests {
                 listener = PlainPinger(id: id, record: record)
                 addFromNonisolatedCode(listener, to: broadcaster)
                 broadcaster.removeListener(listener)
+            case .readdedWithoutActor:
+                // Registered on the registrar, indexed, removed, added again
+                // from non-isolated code: the index may still hold the removed
+                // entry ahead of the new one.
+                let pinger = PlainPinger(id: id, record: record)
+                await registrar.add(pinger, to: broadcaster)
+                _ = broadcaster.listenerCount(of: Ping.self)
+                broadcaster.removeListener(pinger)
+                addFromNonisolatedCode(pinger, to: broadcaster)
+                listener = pinger
             case .released:
                 // Registered, then released: noise in the table, not asked about.
                 let doomed = PlainPinger(id: -1, record: record)

@@ -178,6 +178,31 @@ struct DeliveryExplanationTests {
         #expect(elsewhere.description == "scheduled on Registrar, where it registered")
     }
 
+    @Test func aListenerRemovedAndAddedAgainIsJudgedByItsNewRegistration() async {
+        // The index keeps the removed entry (registered on the registrar)
+        // until its next filter, ahead of the new one (no actor); a broadcast
+        // skips the removed entry, and so must the explanation.
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let registrar = Registrar()
+        let listener = PlainPinger(id: 1, record: record)
+        await registrar.add(listener, to: broadcaster)
+        // Enough other members that the removal neither compacts the table
+        // nor filters the index.
+        let others = (2...5).map { PlainPinger(id: $0, record: record) }
+        for other in others { broadcaster.addListener(other) }
+        #expect(broadcaster.listenerCount(of: Ping.self) == 5)  // builds the index
+        broadcaster.removeListener(listener)
+        broadcaster.addListener(listener)
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: listener, to: Ping.self) }
+        #expect(explanation == .calledHere)
+        let made = await onNewThread { record.broadcasting { broadcaster.ping(1) } }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(made == 5)
+        #expect(record.calls(of: 1).map(\.duringBroadcastOnThisThread) == [true])
+        withExtendedLifetime(others) {}
+    }
+
     // MARK: - Asking changes nothing
 
     @Test func askingBeforeAnyBroadcastDoesNotChangeWhatTheBroadcastDoes() async {
