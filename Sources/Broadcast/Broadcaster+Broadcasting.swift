@@ -130,8 +130,6 @@ extension Broadcaster {
     /// - Parameters:
     ///   - listenerType: The protocol to broadcast to.
     ///   - sticky: Whether to keep the broadcast as the latest for `P`.
-    ///   - stickyEvent: The posted value a sticky event keeps, for
-    ///     ``stickyEvent(of:)``.
     ///   - isolation: Where the broadcast runs.
     ///   - actorOverride: The actor every listener must be called on, if any.
     ///   - deliver: Makes the typed call.
@@ -141,7 +139,6 @@ extension Broadcaster {
     func send<P>(
         to listenerType: P.Type,
         sticky: Bool,
-        stickyEvent: (any Sendable)? = nil,
         from isolation: (any Actor)?,
         actorOverride: (any Actor)?,
         _ deliver: @escaping @Sendable (P) -> Void,
@@ -150,8 +147,7 @@ extension Broadcaster {
         var context = DeliveryContext(isolation: isolation)
         let members = storage.withLock { storage in
             if sticky {
-                storage.setStickyBroadcast(
-                    StickyBroadcast(for: P.self, actorOverride: actorOverride, event: stickyEvent, deliver))
+                storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
             }
             return storage.members(of: P.self, in: &context)
         }

@@ -33,9 +33,14 @@ extension Broadcaster {
         sticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        send(
-            to: (any EventListener<Event>).self, sticky: sticky, stickyEvent: event, from: isolation,
-            actorOverride: nil, { $0.receive(event) }, completion: nil)
+        let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
+        guard sticky else {
+            return send(
+                to: (any EventListener<Event>).self, sticky: false, from: isolation, actorOverride: nil, deliver,
+                completion: nil)
+        }
+        let kept = StickyBroadcast(for: (any EventListener<Event>).self, actorOverride: nil, event: event, deliver)
+        return sendSticky(kept, to: (any EventListener<Event>).self, from: isolation, deliver)
     }
 
     /// Posts like ``post(_:sticky:isolation:)`` and returns once every call,
