@@ -11,6 +11,9 @@ struct BroadcasterStorage {
     private(set) var stickyBroadcasts: [StickyBroadcast] = []
     /// Ends each event stream when the broadcaster goes away.
     private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+    /// Single-protocol registrations stopped while their listener lives (for
+    /// diagnostics only).
+    private(set) var stoppedRegistrations = StoppedRegistrations()
 
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
@@ -64,6 +67,23 @@ struct BroadcasterStorage {
         return index.members
     }
 
+    /// The members a broadcast to `P` made in `context` would take, without
+    /// storing anything: `P`'s index if it exists, else the index a broadcast
+    /// would build now, built on a copy of the conformance cache and thrown
+    /// away (for diagnostics, which must not change what later broadcasts do).
+    func membersWithoutBuilding<P>(of _: P.Type, in context: inout DeliveryContext) -> [IndexMember] {
+        if let index = indexes[ObjectIdentifier(P.self)] {
+            return unsafeDowncast(index, to: ConformanceIndex<P>.self).members
+        }
+        var cache = conformances
+        return ConformanceIndex<P>(entries: table.liveEntries, cache: &cache, in: &context).members
+    }
+
+    /// Remembers a stopped single-protocol registration, for diagnostics.
+    mutating func noteStopped(_ entry: ListenerEntry) {
+        stoppedRegistrations.note(entry)
+    }
+
     /// The members of `P`'s index, building it as if from non-isolated code.
     mutating func members<P>(of _: P.Type) -> [IndexMember] {
         var context = DeliveryContext(isolation: nil)
@@ -87,6 +107,10 @@ struct BroadcasterStorage {
 
     mutating func clearStickyBroadcast(for protocolID: ObjectIdentifier) {
         stickyBroadcasts.removeAll { $0.protocolID == protocolID }
+    }
+
+    mutating func removeAllStickyBroadcasts() {
+        stickyBroadcasts.removeAll()
     }
 
     func hasStickyBroadcast(for protocolID: ObjectIdentifier) -> Bool {

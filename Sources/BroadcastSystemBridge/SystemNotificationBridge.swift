@@ -134,14 +134,14 @@ public final class SystemNotificationBridge: Sendable {
     /// The bridge keeps the current state as the broadcaster's sticky
     /// broadcasts to these two protocols (see
     /// ``/Broadcast/Broadcaster/broadcast(to:sticky:isolation:_:)``), so this is
-    /// ``/Broadcast/Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:)``:
+    /// ``/Broadcast/Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)``:
     /// the listener also receives the other sticky broadcasts it conforms to,
     /// and an application state event racing with the registration reaches it
     /// exactly once.
     ///
     /// - Parameters:
     ///   - listener: The object to register, as with
-    ///     `Broadcaster.addListener(_:receivingStickyBroadcasts:isolation:)`.
+    ///     `Broadcaster.addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)`.
     ///   - receivingCurrentState: Whether to tell it the current state now.
     ///   - isolation: The caller's isolation; leave the default.
     /// - Returns: `false` if the broadcaster refused the listener.

@@ -33,7 +33,14 @@ extension Broadcaster {
         sticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        broadcast(to: (any EventListener<Event>).self, sticky: sticky) { $0.receive(event) }
+        let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
+        guard sticky else {
+            return send(
+                to: (any EventListener<Event>).self, sticky: false, from: isolation, actorOverride: nil, deliver,
+                completion: nil)
+        }
+        let kept = StickyBroadcast(for: (any EventListener<Event>).self, actorOverride: nil, event: event, deliver)
+        return sendSticky(kept, to: (any EventListener<Event>).self, from: isolation, deliver)
     }
 
     /// Posts like ``post(_:sticky:isolation:)`` and returns once every call,
@@ -51,7 +58,10 @@ extension Broadcaster {
     /// Keeps `event` as the sticky `Event` without delivering it now, so that
     /// handlers, listeners and streams registering later can ask for it.
     public func setStickyEvent<Event: Sendable>(_ event: Event) {
-        setStickyBroadcast(to: (any EventListener<Event>).self) { $0.receive(event) }
+        let sticky = StickyBroadcast(for: (any EventListener<Event>).self, actorOverride: nil, event: event) {
+            $0.receive(event)
+        }
+        storage.withLock { $0.setStickyBroadcast(sticky) }
     }
 
     /// Forgets the sticky `Event`, if any.

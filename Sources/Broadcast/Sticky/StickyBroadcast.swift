@@ -16,14 +16,21 @@ struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
     /// The actor every call must run on, if the broadcast was made on one.
     let actorOverride: (any Actor)?
+    /// The posted value, for a sticky event (``Broadcaster/stickyEvent(of:)``
+    /// reads it without registering); nil for a protocol broadcast.
+    let event: (any Sendable)?
     /// Enqueues the broadcast for one entry on the given actor.
     let schedule: @Sendable (Broadcaster, ListenerEntry, any Actor) -> Void
     /// Delivers the broadcast to one entry where the registration runs.
     let replay: @Sendable (Broadcaster, ListenerEntry, inout DeliveryContext) -> Void
 
-    init<P>(for _: P.Type, actorOverride: (any Actor)?, _ deliver: @escaping @Sendable (P) -> Void) {
+    init<P>(
+        for _: P.Type, actorOverride: (any Actor)?, event: (any Sendable)? = nil,
+        _ deliver: @escaping @Sendable (P) -> Void
+    ) {
         protocolID = ObjectIdentifier(P.self)
         self.actorOverride = actorOverride
+        self.event = event
         schedule = { broadcaster, entry, actor in
             broadcaster.schedule([entry], on: actor, as: P.self, deliver)
         }
@@ -77,5 +84,59 @@ extension Broadcaster {
     /// Whether a sticky broadcast to `listenerType` is kept.
     public func hasStickyBroadcast<P>(for listenerType: P.Type) -> Bool {
         storage.withLock { $0.hasStickyBroadcast(for: ObjectIdentifier(P.self)) }
+    }
+
+    /// Keeps `sticky` and delivers it now: `send` with `sticky: true`, for a
+    /// sticky record built by the caller (a sticky event, which also keeps its
+    /// value).
+    ///
+    /// The record is kept in the same critical section that takes the
+    /// members, as in `send`, so a listener registering concurrently receives
+    /// either the replay or the live call, never both. A separate path, so
+    /// that `send`, which every broadcast takes, passes no extra argument.
+    func sendSticky<P>(
+        _ sticky: StickyBroadcast, to _: P.Type, from isolation: (any Actor)?,
+        _ deliver: @escaping @Sendable (P) -> Void
+    ) -> Int {
+        var context = DeliveryContext(isolation: isolation)
+        let members = storage.withLock { storage in
+            storage.setStickyBroadcast(sticky)
+            return storage.members(of: P.self, in: &context)
+        }
+        return dispatch(to: members, as: P.self, in: &context, actorOverride: nil, deliver, completion: nil)
+    }
+
+    /// Forgets every sticky broadcast and every sticky event: listeners that
+    /// register afterwards receive nothing until the next sticky broadcast.
+    ///
+    /// For a reset (signing out, or between tests that share
+    /// ``shared``); ``clearStickyBroadcast(for:)`` and
+    /// ``clearStickyEvent(of:)`` forget one.
+    public func removeAllStickyBroadcasts() {
+        storage.withLock { $0.removeAllStickyBroadcasts() }
+    }
+
+    /// The sticky `Event`, if one is kept, read without registering anything.
+    ///
+    /// Like `CurrentValueSubject.value`: the value that a handler, listener
+    /// or stream registering now with `receivingStickyEvent: true` would
+    /// receive first.
+    ///
+    /// ```swift
+    /// broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
+    /// let current = broadcaster.stickyEvent(of: UserSignedIn.self)  // UserSignedIn(name: "Ada")
+    /// ```
+    ///
+    /// - Parameter eventType: The event values to read.
+    /// - Returns: The latest `Event` kept by ``post(_:sticky:isolation:)`` with
+    ///   `sticky: true` or by ``setStickyEvent(_:)``; nil if none is kept
+    ///   (never posted sticky, cleared, or replaced by a sticky protocol
+    ///   broadcast to `any EventListener<Event>`, which carries no value).
+    public func stickyEvent<Event: Sendable>(of eventType: Event.Type) -> Event? {
+        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
+        let sticky = storage.withLock { storage in
+            storage.stickyBroadcasts.last { $0.protocolID == protocolID }
+        }
+        return sticky?.event as? Event
     }
 }

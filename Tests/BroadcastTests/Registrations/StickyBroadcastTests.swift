@@ -27,7 +27,8 @@ struct StickyBroadcastTests {
         broadcaster.broadcast(to: Farewell.self, sticky: true) { $0.bid("f") }
         broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("g") }
 
-        broadcaster.addListener(SpyListener("one", log: log), receivingStickyBroadcasts: true)
+        let one = SpyListener("one", log: log)
+        broadcaster.addListener(one, receivingStickyBroadcasts: true)
         #expect(log.all == ["one.bid(f)", "one.greet(g)"])
 
         broadcaster.clearStickyBroadcast(for: Farewell.self)
@@ -35,6 +36,7 @@ struct StickyBroadcastTests {
         let two = SpyListener("two", log: log)
         broadcaster.addListener(two, receivingStickyBroadcasts: true)
         #expect(log.all.suffix(1) == ["two.greet(g)"])
+        withExtendedLifetime((one, two)) {}
     }
 
     @Test("re-adding a registered listener does not replay")

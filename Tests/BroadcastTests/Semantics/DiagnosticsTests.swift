@@ -7,7 +7,8 @@ struct DiagnosticsTests {
     final class Ghost: Ping, Sendable { func ping(_ n: Int) {} }
 
     @Test func debugDescriptionListsLiveListenersTypesInOrder() async {
-        let broadcaster = Broadcaster()
+        let diagnostics = DiagnosticLog()
+        let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
         #expect(broadcaster.debugDescription == "Broadcaster(0 listeners)")
         let recorder = PostRecorder()
         broadcaster.addListener(recorder)
@@ -19,6 +20,9 @@ struct DiagnosticsTests {
         let description = broadcaster.debugDescription
         #expect(description == "Broadcaster(3 listeners: PostRecorder, CountingPing, Screen @MainActor)")
         #expect(!description.contains("Ghost"))
+        #if DEBUG
+            #expect(diagnostics.all.map(\.listenerType) == ["Ghost"])  // the mistake, reported
+        #endif
         withExtendedLifetime((recorder, counter, screen)) {}
     }
 

@@ -47,12 +47,16 @@ struct WeakTests {
     @Test func listenerReleasedBeforeAnyBroadcastIsNeverCalled() {
         // The per-protocol index is built on the first broadcast; a listener
         // that died before it must not slip in.
-        let broadcaster = Broadcaster()
+        let diagnostics = DiagnosticLog()
+        let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
         let log = EventLog()
         do { broadcaster.addListener(PingSpy("ghost", log: log)) }
         #expect(broadcaster.ping(1) == 0)
         #expect(log.all.isEmpty)
         #expect(broadcaster.listeners(of: Ping.self).isEmpty)
+        #if DEBUG
+            #expect(diagnostics.all.map(\.listenerType) == ["PingSpy"])  // the mistake, reported
+        #endif
     }
 
     @Test func churnDoesNotGrowTheTable() {

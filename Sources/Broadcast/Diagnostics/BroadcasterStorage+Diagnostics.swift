@@ -1,0 +1,19 @@
+/// What diagnostics read behind the broadcaster's lock. Nothing here changes
+/// what a later broadcast does.
+///
+/// These take identifiers, not the listener: a non-`Sendable` object passed
+/// into the lock's closure would tie the storage to the caller's region.
+/// Callers compare the entries' live objects with theirs (`===`) after the
+/// lock is released, which also skips an entry of a dead object whose address
+/// theirs now reuses.
+extension BroadcasterStorage {
+    /// The live entries whose object had identifier `id` when it registered,
+    /// in registration order: an `addListener` entry and started
+    /// single-protocol registrations.
+    func liveEntries(withID id: ObjectIdentifier) -> [ListenerEntry] {
+        table.entries.compactMap { entry in
+            guard let entry, entry.id == id, entry.liveObject != nil else { return nil }
+            return entry
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The single-protocol registrations that were stopped while their listener
+/// lives, so that ``Broadcaster/deliveryExplanation(for:to:isolation:)`` can
+/// say "registration stopped" instead of "not registered".
+///
+/// A stopped ``ListenerRegistration`` leaves nothing in the weak table, and
+/// the broadcaster never holds the registration itself; this is the one
+/// thing it remembers about it. Written only when a registration stops
+/// (never by a broadcast), read only by diagnostics.
+///
+/// Bounded like the table: one record per (listener, protocol), holding the
+/// listener weakly; records whose listener died are pruned once the list has
+/// doubled since the last pruning, so memory follows the live listeners.
+struct StoppedRegistrations {
+    private struct Record {
+        let listener: WeakListener
+        let protocolID: ObjectIdentifier
+    }
+
+    private var records: [Record] = []
+    private var pruningThreshold = 16
+
+    /// Remembers that `entry`, a single-protocol registration, was stopped.
+    mutating func note(_ entry: ListenerEntry) {
+        guard let protocolID = entry.onlyProtocol, let object = entry.object else { return }
+        let isKnown = records.contains { $0.protocolID == protocolID && $0.listener.object === object }
+        guard !isKnown else { return }
+        records.append(Record(listener: WeakListener(object), protocolID: protocolID))
+        if records.count >= pruningThreshold {
+            records.removeAll { $0.listener.object == nil }
+            pruningThreshold = Swift.max(16, records.count * 2)
+        }
+    }
+
+    /// The listeners with identifier `id` whose registration for
+    /// `protocolID` was stopped (usually none or one; compare with `===`).
+    func listeners(withID id: ObjectIdentifier, stoppedFor protocolID: ObjectIdentifier) -> [WeakListener] {
+        records.filter { record in
+            record.protocolID == protocolID && record.listener.object.map(ObjectIdentifier.init) == id
+        }.map(\.listener)
+    }
+}

@@ -1,0 +1,238 @@
+import Broadcast
+import Foundation
+import Testing
+
+/// `deliveryExplanation(for:to:isolation:)`, case by case, each checked
+/// against the broadcast it explains.
+@Suite("Delivery explanation", .timeLimit(.minutes(1)))
+struct DeliveryExplanationTests {
+    @Test func aConformingListenerWithNoActorIsCalledHere() {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let listener = PlainPinger(id: 1, record: record)
+        broadcaster.addListener(listener)
+        #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .calledHere)
+        record.broadcasting { _ = broadcaster.ping(1) }
+        #expect(record.calls(of: 1).map(\.duringBroadcastOnThisThread) == [true])
+    }
+
+    @Test func aNeverAddedRemovedOrOtherBroadcastersListenerIsNotRegistered() {
+        let broadcaster = Broadcaster()
+        let other = Broadcaster()
+        let record = CallRecord()
+        let never = PlainPinger(id: 1, record: record)
+        let removed = PlainPinger(id: 2, record: record)
+        let elsewhere = PlainPinger(id: 3, record: record)
+        broadcaster.addListener(removed)
+        broadcaster.removeListener(removed)
+        other.addListener(elsewhere)
+        for listener in [never, removed, elsewhere] {
+            #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .notRegistered)
+        }
+        #expect(broadcaster.ping(1) == 0)
+        #expect(record.calls(of: 1).isEmpty && record.calls(of: 2).isEmpty && record.calls(of: 3).isEmpty)
+    }
+
+    @Test func aListenerRegisteredForAnotherProtocolSaysWhich() {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let listener = PlainPinger(id: 1, record: record)
+        let registration = ListenerRegistration(listener, for: Unrelated.self, on: broadcaster)
+        registration.start()
+        let explanation = broadcaster.deliveryExplanation(for: listener, to: Ping.self)
+        #expect(explanation == .registeredOnlyForOtherProtocols(["Unrelated"]))
+        #expect(explanation.description == "registered only for other protocols: Unrelated")
+        #expect(broadcaster.ping(1) == 0)
+        #expect(record.calls(of: 1).isEmpty)
+    }
+
+    @Test func aStoppedRegistrationSaysSoUntilItStartsAgain() {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let listener = PlainPinger(id: 1, record: record)
+        let registration = ListenerRegistration(listener, for: Ping.self, on: broadcaster)
+        #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .notRegistered)
+        registration.start()
+        registration.stop()
+        #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .registrationStopped)
+        #expect(broadcaster.ping(1) == 0)
+        registration.start()
+        #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .calledHere)
+        #expect(broadcaster.ping(2) == 1)
+        #expect(record.calls(of: 1).count == 1)
+    }
+
+    @Test func aReleasedRegistrationReadsAsStopped() {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let listener = PlainPinger(id: 1, record: record)
+        var registrations: ListenerRegistrations? = ListenerRegistrations(broadcaster: broadcaster)
+        registrations?.add(listener, for: Ping.self, lifespan: .lifetime)
+        #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .calledHere)
+        registrations = nil
+        #expect(broadcaster.deliveryExplanation(for: listener, to: Ping.self) == .registrationStopped)
+        #expect(broadcaster.ping(1) == 0)
+    }
+
+    @Test func aNonConformingListenerDoesNotConform() {
+        let broadcaster = Broadcaster()
+        let stranger = Stranger()
+        broadcaster.addListener(stranger)
+        #expect(broadcaster.deliveryExplanation(for: stranger, to: Ping.self) == .doesNotConform)
+        #expect(broadcaster.ping(1) == 0)
+    }
+
+    @Test func aBoxedValueIsRefused() {
+        struct Value {}
+        let broadcaster = Broadcaster()
+        for boxed in [Value() as AnyObject, 42 as AnyObject, "text" as AnyObject] {
+            #expect(broadcaster.deliveryExplanation(for: boxed, to: Ping.self) == .refusedAsBoxedValue)
+        }
+    }
+
+    // MARK: - Actors
+
+    @Test func anIsolatedConformanceAskedFromABackgroundThreadIsScheduledIfItConforms() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = await MainActor.run {
+            let screen = IsolatedPinger(id: 1, record: record)
+            broadcaster.addListener(screen)
+            return screen
+        }
+        let (explanation, made) = await onNewThread {
+            let explanation = broadcaster.deliveryExplanation(for: screen, to: Ping.self)
+            return (explanation, record.broadcasting { broadcaster.ping(1) })
+        }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        #expect(
+            explanation.description
+                == "scheduled on MainActor if it conforms there: its conformance can only be checked on that actor")
+        #expect(made == 1)
+        let calls = record.calls(of: 1)
+        #expect(calls.count == 1)
+        #expect(calls.allSatisfy { !$0.duringBroadcastOnThisThread && $0.onMainQueue })
+    }
+
+    @Test func anIsolatedConformanceAskedOnTheMainActorIsCalledHere() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let (explanation, callsDuringBroadcast) = await MainActor.run {
+            let screen = IsolatedPinger(id: 1, record: record)
+            broadcaster.addListener(screen)
+            let explanation = broadcaster.deliveryExplanation(for: screen, to: Ping.self)
+            record.broadcasting { _ = broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            let calls = record.calls(of: 1).filter(\.duringBroadcastOnThisThread).count
+            withExtendedLifetime(screen) {}
+            return (explanation, calls)
+        }
+        #expect(explanation == .calledHere)
+        #expect(callsDuringBroadcast == 1)
+    }
+
+    @Test func aMainActorListenerWithAPlainConformanceIsScheduledFromElsewhere() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let listener = await MainActor.run {
+            let listener = MainPinger(id: 1, record: record)
+            broadcaster.addListener(listener)
+            return listener
+        }
+        let explanation = await Task.detached {
+            broadcaster.deliveryExplanation(for: listener, to: Ping.self)
+        }.value
+        #expect(explanation == .scheduled(on: MainActor.shared))
+        #expect(explanation.description == "scheduled on MainActor, where it registered")
+    }
+
+    @Test func aMainActorListenerThatDoesNotConformIsSettledByItsFirstScheduledCall() async {
+        let broadcaster = Broadcaster()
+        let stranger = await MainActor.run {
+            let stranger = MainStranger()
+            broadcaster.addListener(stranger)
+            return stranger
+        }
+        let before = await onNewThread { broadcaster.deliveryExplanation(for: stranger, to: Ping.self) }
+        #expect(before == .scheduledIfConforming(on: MainActor.shared))
+        let made = await onNewThread { broadcaster.ping(1) }
+        #expect(made == 1)  // scheduled, then found not to conform on the main actor
+        await broadcaster.waitForScheduledDeliveries()
+        let after = await onNewThread { broadcaster.deliveryExplanation(for: stranger, to: Ping.self) }
+        #expect(after == .doesNotConform)
+        #expect(await onNewThread { broadcaster.ping(2) } == 0)
+        let onMain = await MainActor.run { broadcaster.deliveryExplanation(for: stranger, to: Ping.self) }
+        #expect(onMain == .doesNotConform)
+    }
+
+    @Test func aListenerRegisteredOnAnotherActorIsCalledThereAndScheduledFromElsewhere() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let registrar = Registrar()
+        let listener = PlainPinger(id: 1, record: record)
+        await registrar.add(listener, to: broadcaster)
+        let there = await registrar.run { _ in broadcaster.deliveryExplanation(for: listener, to: Ping.self) }
+        let elsewhere = await onNewThread { broadcaster.deliveryExplanation(for: listener, to: Ping.self) }
+        #expect(there == .calledHere)
+        #expect(elsewhere == .scheduled(on: registrar))
+        #expect(elsewhere.description == "scheduled on Registrar, where it registered")
+    }
+
+    @Test func aListenerRemovedAndAddedAgainIsJudgedByItsNewRegistration() async {
+        // The index keeps the removed entry (registered on the registrar)
+        // until its next filter, ahead of the new one (no actor); a broadcast
+        // skips the removed entry, and so must the explanation.
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let registrar = Registrar()
+        let listener = PlainPinger(id: 1, record: record)
+        await registrar.add(listener, to: broadcaster)
+        // Enough other members that the removal neither compacts the table
+        // nor filters the index.
+        let others = (2...5).map { PlainPinger(id: $0, record: record) }
+        for other in others { broadcaster.addListener(other) }
+        #expect(broadcaster.listenerCount(of: Ping.self) == 5)  // builds the index
+        broadcaster.removeListener(listener)
+        broadcaster.addListener(listener)
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: listener, to: Ping.self) }
+        #expect(explanation == .calledHere)
+        let made = await onNewThread { record.broadcasting { broadcaster.ping(1) } }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(made == 5)
+        #expect(record.calls(of: 1).map(\.duringBroadcastOnThisThread) == [true])
+        withExtendedLifetime(others) {}
+    }
+
+    // MARK: - Asking changes nothing
+
+    @Test func askingBeforeAnyBroadcastDoesNotChangeWhatTheBroadcastDoes() async {
+        // A listener with no actor whose conformance is isolated to the main
+        // actor is a `Ping` only there. Asked from a background thread before
+        // any broadcast, the answer is "does not conform" (true for a
+        // broadcast from there); a broadcast made afterwards on the main actor
+        // must still call it, so the question must not have kept an index
+        // built off the main actor.
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let listener = MainConformer(id: 1, record: record)
+        broadcaster.addListener(listener)
+        let offMain = await onNewThread { broadcaster.deliveryExplanation(for: listener, to: Ping.self) }
+        #expect(offMain == .doesNotConform)
+        let (onMain, made) = await MainActor.run {
+            (broadcaster.deliveryExplanation(for: listener, to: Ping.self), broadcaster.ping(1))
+        }
+        #expect(onMain == .calledHere)
+        #expect(made == 1)
+        #expect(record.calls(of: 1).count == 1)
+    }
+
+    @Test func reachesListenerIsTrueForTheThreeDeliveringCases() {
+        let explanations: [DeliveryExplanation] = [
+            .calledHere, .scheduled(on: MainActor.shared), .scheduledIfConforming(on: MainActor.shared),
+            .notRegistered, .registeredOnlyForOtherProtocols(["P"]), .registrationStopped, .doesNotConform,
+            .refusedAsBoxedValue,
+        ]
+        #expect(explanations.map(\.reachesListener) == [true, true, true, false, false, false, false, false])
+        #expect(Set(explanations.map(\.description)).count == explanations.count)
+    }
+}

@@ -1,0 +1,65 @@
+import Broadcast
+import Testing
+
+/// `stickyEvent(of:)` reads the sticky value without registering;
+/// `removeAllStickyBroadcasts()` forgets every sticky broadcast and event.
+@Suite("Sticky state")
+struct StickyStateTests {
+    @Test func stickyEventIsTheLatestStickyPost() {
+        let broadcaster = Broadcaster()
+        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+        broadcaster.post(SignedIn(user: "ada"), sticky: true)
+        broadcaster.post(SignedIn(user: "grace"))  // not sticky: the sticky one stays
+        #expect(broadcaster.stickyEvent(of: SignedIn.self) == SignedIn(user: "ada"))
+        broadcaster.post(SignedIn(user: "alan"), sticky: true)
+        #expect(broadcaster.stickyEvent(of: SignedIn.self) == SignedIn(user: "alan"))
+        #expect(broadcaster.stickyEvent(of: Connectivity.self) == nil)
+        #expect(broadcaster.listenerCount == 0)  // reading registered nothing
+    }
+
+    @Test func stickyEventAgreesWithWhatALateHandlerReceives() {
+        let broadcaster = Broadcaster()
+        broadcaster.setStickyEvent(Connectivity(isOnline: false))
+        let received = Locked<[Connectivity]>([])
+        let token = broadcaster.addHandler(for: Connectivity.self, receivingStickyEvent: true) { event in
+            received.withLock { $0.append(event) }
+        }
+        #expect(broadcaster.stickyEvent(of: Connectivity.self) == Connectivity(isOnline: false))
+        #expect(received.withLock { $0 } == [Connectivity(isOnline: false)])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func clearingForgetsTheStickyEvent() {
+        let broadcaster = Broadcaster()
+        broadcaster.post(SignedIn(user: "ada"), sticky: true)
+        broadcaster.clearStickyEvent(of: SignedIn.self)
+        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+    }
+
+    @Test func aStickyProtocolBroadcastToTheEventsListenersCarriesNoValue() {
+        let broadcaster = Broadcaster()
+        broadcaster.post(SignedIn(user: "ada"), sticky: true)
+        broadcaster.broadcast(to: (any EventListener<SignedIn>).self, sticky: true) {
+            $0.receive(SignedIn(user: "replaced"))
+        }
+        #expect(broadcaster.hasStickyBroadcast(for: (any EventListener<SignedIn>).self))
+        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+    }
+
+    @Test func removeAllStickyBroadcastsForgetsBroadcastsAndEvents() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("g") }
+        broadcaster.setStickyBroadcast(to: Farewell.self) { $0.bid("f") }
+        broadcaster.post(SignedIn(user: "ada"), sticky: true)
+        broadcaster.removeAllStickyBroadcasts()
+        #expect(!broadcaster.hasStickyBroadcast(for: Greeting.self))
+        #expect(!broadcaster.hasStickyBroadcast(for: Farewell.self))
+        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+        let late = SpyListener("late", log: log)
+        broadcaster.addListener(late, receivingStickyBroadcasts: true)
+        #expect(log.all.isEmpty)
+        broadcaster.greet("live")  // later broadcasts still deliver
+        #expect(log.all == ["late.greet(live)"])
+    }
+}
