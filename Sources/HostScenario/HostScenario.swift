@@ -7,7 +7,8 @@ import Synchronization
 /// screen with isolated conformances, and bystanders that conform to
 /// something else, all registered from the host's main-actor code; then
 /// broadcasts from the host's main context and from a background thread,
-/// a sticky replay, the system bridge, and the listener queries.
+/// a sticky replay, the system bridge, the listener queries and the delivery
+/// explanations.
 ///
 /// Each step checks what it can see at once (returned counts, calls made
 /// before a call returns); ``finish()`` checks the rest once the host has let
@@ -159,6 +160,7 @@ public final class HostScenario: Sendable {
     /// start the thread themselves.
     public func broadcastHere(count: Int) {
         expect(!HostProbe.isMainThread && !HostProbe.isOnMainQueue, "the background thread is off the main queue")
+        checkExplanations(onMainContext: false)
         // A listener registered where its conformance could not be checked
         // is still unsettled here.
         broadcast(count: count, settlesLater: !host.canCheckIsolatedConformances)
@@ -260,6 +262,30 @@ public final class HostScenario: Sendable {
         let listed = broadcaster.listeners(of: PostListener.self).count
         let expected = host.canCheckIsolatedConformances ? 2 : 1
         expect(listed == expected, "listeners(of:) returned \(listed), expected \(expected)")
+        checkExplanations(onMainContext: true)
+    }
+
+    /// Checks `deliveryExplanation` from the calling context against what the
+    /// broadcasts here do: the feed is called here; the screen is called here
+    /// where its conformance can be checked, and scheduled on the main actor
+    /// (if it conforms there) anywhere else; a settled bystander does not
+    /// conform.
+    ///
+    /// - Parameter onMainContext: Whether this is the host's main context
+    ///   (else a background thread).
+    public func checkExplanations(onMainContext: Bool) {
+        let place = onMainContext ? "in the main context" : "on a background thread"
+        let feedAnswer = broadcaster.deliveryExplanation(for: feed, to: PostListener.self)
+        expect(feedAnswer == .calledHere, "feed \(place): \(feedAnswer)")
+        let screenAnswer = broadcaster.deliveryExplanation(for: screen, to: PostListener.self)
+        let expected: DeliveryExplanation =
+            onMainContext && host.canCheckIsolatedConformances
+            ? .calledHere : .scheduledIfConforming(on: MainActor.shared)
+        expect(screenAnswer == expected, "screen \(place): \(screenAnswer), expected \(expected)")
+        if let badge = badges.first {
+            let badgeAnswer = broadcaster.deliveryExplanation(for: badge, to: PostListener.self)
+            expect(badgeAnswer == .doesNotConform, "bystander \(place): \(badgeAnswer)")
+        }
     }
 
     /// Whether every delivery the steps so far have made or scheduled has run.
