@@ -6,6 +6,14 @@
 struct BroadcasterStorage {
     private(set) var table = ListenerTable()
     private var indexes: [ObjectIdentifier: any AnyConformanceIndex] = [:]
+    /// The index the latest broadcast used, and its key.
+    ///
+    /// Checked before `indexes`, because hashing the key cost more than a fifth of a
+    /// broadcast to one listener (callgrind, Docs/PerformanceNotes.md) and
+    /// broadcasts often repeat a protocol. Always also in `indexes`; cleared
+    /// with it.
+    private var lastIndexKey: ObjectIdentifier?
+    private var lastIndex: AnyObject?
     private var conformances = ConformanceCache()
     /// The latest sticky broadcast per protocol, oldest first.
     private(set) var stickyBroadcasts: [StickyBroadcast] = []
@@ -20,9 +28,10 @@ struct BroadcasterStorage {
             return false
         case .appended(let invalidatesIndexes):
             if invalidatesIndexes {
-                indexes.removeAll(keepingCapacity: true)
+                dropIndexes()
             } else {
-                for index in indexes.values { index.admit(entry, cache: &conformances, in: &context) }
+                guard !indexes.isEmpty, let object = entry.liveObject else { return true }
+                for index in indexes.values { index.admit(entry, object: object, cache: &conformances, in: &context) }
             }
             return true
         }
@@ -45,7 +54,7 @@ struct BroadcasterStorage {
     mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> ListenerEntry? {
         guard let (entry, invalidatesIndexes) = table.remove(key, ifEntryIs: expected) else { return nil }
         if invalidatesIndexes {
-            indexes.removeAll(keepingCapacity: true)
+            dropIndexes()
         } else {
             for index in indexes.values { index.noteRetired(entry) }
         }
@@ -55,13 +64,28 @@ struct BroadcasterStorage {
     /// The members of `P`'s index, building it on first use.
     mutating func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [IndexMember] {
         let key = ObjectIdentifier(P.self)
-        if let index = indexes[key] {
-            // The key is `P`'s identity, so the index is a ConformanceIndex<P>.
-            return unsafeDowncast(index, to: ConformanceIndex<P>.self).members
+        // Either way the key is `P`'s identity, so the index is a
+        // ConformanceIndex<P>.
+        if lastIndexKey == key, let lastIndex {
+            return unsafeDowncast(lastIndex, to: ConformanceIndex<P>.self).members
         }
-        let index = ConformanceIndex<P>(entries: table.liveEntries, cache: &conformances, in: &context)
-        indexes[key] = index
+        let index: ConformanceIndex<P>
+        if let existing = indexes[key] {
+            index = unsafeDowncast(existing, to: ConformanceIndex<P>.self)
+        } else {
+            index = ConformanceIndex<P>(entries: table.liveEntries, cache: &conformances, in: &context)
+            indexes[key] = index
+        }
+        lastIndexKey = key
+        lastIndex = index
         return index.members
+    }
+
+    /// Drops every index; the next broadcast to each protocol rebuilds it.
+    private mutating func dropIndexes() {
+        indexes.removeAll(keepingCapacity: true)
+        lastIndexKey = nil
+        lastIndex = nil
     }
 
     /// The members of `P`'s index, building it as if from non-isolated code.
@@ -75,7 +99,12 @@ struct BroadcasterStorage {
     mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type) {
         guard conformances.conforms(type, to: P.self) != false else { return }
         conformances.record(type, conformsTo: P.self, false)
-        indexes[ObjectIdentifier(P.self)] = nil
+        let key = ObjectIdentifier(P.self)
+        indexes[key] = nil
+        if lastIndexKey == key {
+            lastIndexKey = nil
+            lastIndex = nil
+        }
     }
 
     /// Keeps `sticky` as the latest for its protocol, replacing the previous

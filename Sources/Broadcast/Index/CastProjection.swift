@@ -61,6 +61,19 @@ struct CastProjection {
         self.init(words: words, validity: madeOnMainQueue ? .onMainQueueOnly : .anywhere)
     }
 
+    /// This projection for `object`, another instance of the class it was
+    /// made from.
+    ///
+    /// The cast of a class instance yields the instance itself (checked: the
+    /// first word) and words that depend on its class only (witness tables,
+    /// type metadata), so replacing the first word gives what casting
+    /// `object` would give, without the runtime's conformance lookup.
+    func reused(for object: AnyObject) -> CastProjection {
+        var words = self.words
+        words.0 = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        return CastProjection(words: words, validity: validity)
+    }
+
     /// Calls `body` with the captured `P`, borrowed: no copy is made, so the
     /// listener's reference count (slow for a weakly referenced object, which
     /// has a side table) is not touched.

@@ -22,6 +22,16 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     /// (counted without checking membership: an over-count only filters
     /// sooner).
     private var retiredSinceFilter = 0
+    /// The projection a cast made for each listener class, reused for the
+    /// class's other instances: a conformance depends on the class, and the
+    /// runtime's lookup was half of an add (callgrind,
+    /// Docs/PerformanceNotes.md). Only casts that a cast elsewhere would
+    /// repeat are kept (see `remember(_:of:in:)`).
+    // Unchecked for the same reason as `members`.
+    @exclusivity(unchecked) private var projections: [ObjectIdentifier: CastProjection] = [:]
+    /// The class looked up last in `projections` and its projection, checked
+    /// first: registrations come in runs of one class.
+    @exclusivity(unchecked) private var lastProjection: (type: ObjectIdentifier, projection: CastProjection)?
 
     /// Builds the index from the live entries, casting in `context`.
     ///
@@ -30,7 +40,9 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     init(entries: [ListenerEntry], cache: inout ConformanceCache, in context: inout DeliveryContext) {
         var admittedObjects: Set<ObjectIdentifier> = []
         for entry in entries {
-            guard let member = Self.member(for: entry, cache: &cache, in: &context) else { continue }
+            guard let object = entry.liveObject,
+                let member = member(for: entry, object: object, cache: &cache, in: &context)
+            else { continue }
             if admittedObjects.insert(entry.id).inserted { members.append(member) }
         }
     }
@@ -40,8 +52,10 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     /// Only called for an entry whose object has no other entry in the table
     /// (the table reports anything else as invalidating, and the index is
     /// rebuilt instead), so it never duplicates a live member.
-    func admit(_ entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext) {
-        if let member = Self.member(for: entry, cache: &cache, in: &context) { members.append(member) }
+    func admit(
+        _ entry: ListenerEntry, object: AnyObject, cache: inout ConformanceCache, in context: inout DeliveryContext
+    ) {
+        if let member = member(for: entry, object: object, cache: &cache, in: &context) { members.append(member) }
     }
 
     func noteRetired(_ entry: ListenerEntry) {
@@ -54,18 +68,69 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     }
 
     /// The member `entry` makes, or nil if its listener does not conform.
-    private static func member(
-        for entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext
+    ///
+    /// `object` is `entry`'s listener, held strongly by the caller.
+    private func member(
+        for entry: ListenerEntry, object: AnyObject, cache: inout ConformanceCache, in context: inout DeliveryContext
     ) -> IndexMember? {
-        guard entry.listens(to: ObjectIdentifier(P.self)), let object = entry.liveObject else { return nil }
-        if let listener = object as? P {
-            return IndexMember(
-                entry: entry, projection: CastProjection(listener, of: object, madeOnMainQueue: context.isOnMainQueue))
+        guard entry.listens(to: ObjectIdentifier(P.self)), !entry.isRetired else { return nil }
+        let objectType = ObjectIdentifier(type(of: object))
+        // A projection made on the main queue is reused only there, where
+        // the cast it stands for was made (and the member keeps that
+        // validity); one valid anywhere, anywhere.
+        if let known = knownProjection(of: objectType), known.validity == .anywhere || context.isOnMainQueue {
+            return IndexMember(entry: entry, projection: known.reused(for: object))
         }
-        if mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
+        if let projection = Self.cast(object, in: &context) {
+            remember(projection, of: objectType, in: &context)
+            return IndexMember(entry: entry, projection: projection)
+        }
+        if Self.mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
             return IndexMember(entry: entry, projection: .none)
         }
         return nil
+    }
+
+    /// Casts `object` to `P` here; nil if it does not conform here.
+    ///
+    /// Out of line for the reason given at ``IndexMember/castAndCall(_:as:_:)``
+    /// (the `P?` of the cast would cost its metadata on every add, even when
+    /// the cast is skipped).
+    @inline(never)
+    private static func cast(_ object: AnyObject, in context: inout DeliveryContext) -> CastProjection? {
+        guard let listener = object as? P else { return nil }
+        return CastProjection(listener, of: object, madeOnMainQueue: context.isOnMainQueue)
+    }
+
+    /// Keeps `projection` for reuse by the class's other instances, if a cast
+    /// made wherever it is reused would succeed too.
+    ///
+    /// A cast made on the main queue is reused only on the main queue. One
+    /// made elsewhere outside any task cannot have used a conformance
+    /// isolated to a global actor (the runtime proves such an actor only
+    /// inside its tasks, or on the main thread for the main actor), so it
+    /// holds anywhere. One made in a task elsewhere may have used a
+    /// conformance isolated to that task's actor, so it is not kept.
+    private func remember(
+        _ projection: CastProjection, of objectType: ObjectIdentifier, in context: inout DeliveryContext
+    ) {
+        switch projection.validity {
+        case .none:
+            return
+        case .onMainQueueOnly:
+            break
+        case .anywhere:
+            guard !context.isInTask else { return }
+        }
+        projections[objectType] = projection
+        lastProjection = (objectType, projection)
+    }
+
+    private func knownProjection(of objectType: ObjectIdentifier) -> CastProjection? {
+        if let lastProjection, lastProjection.type == objectType { return lastProjection.projection }
+        guard let projection = projections[objectType] else { return nil }
+        lastProjection = (objectType, projection)
+        return projection
     }
 
     /// Whether `object`, which failed the cast here, may still conform.
@@ -133,6 +198,7 @@ extension IndexMember {
 /// The type-erased face of ``ConformanceIndex`` that the table's owner uses to
 /// keep every index in step without knowing its protocol.
 protocol AnyConformanceIndex: AnyObject {
-    func admit(_ entry: ListenerEntry, cache: inout ConformanceCache, in context: inout DeliveryContext)
+    func admit(
+        _ entry: ListenerEntry, object: AnyObject, cache: inout ConformanceCache, in context: inout DeliveryContext)
     func noteRetired(_ entry: ListenerEntry)
 }
