@@ -34,6 +34,7 @@ extension Broadcaster {
     ///   conformance, and if it finds none the scheduled call does nothing
     ///   (later broadcasts then count exactly).
     ///   ``broadcastAndWait(to:isolation:_:)`` always returns the exact count.
+    @inlinable
     @discardableResult
     public func broadcast<P>(
         to listenerType: P.Type,
@@ -60,6 +61,7 @@ extension Broadcaster {
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call, on the main actor.
     /// - Returns: The number of calls made or scheduled.
+    @inlinable
     @discardableResult
     public func broadcastOnMainActor<P>(
         to listenerType: P.Type,
@@ -136,6 +138,11 @@ extension Broadcaster {
     ///   - completion: If given, called once with the number of calls made,
     ///     after the scheduled ones have run too.
     /// - Returns: The number of calls made or scheduled.
+    ///
+    /// Inlinable with `dispatch` and ``Delivery``, so that the delivery loop is compiled for `P`
+    /// where the broadcast is written; the snapshot (and any cast) stays in
+    /// the library.
+    @inlinable
     func send<P>(
         to listenerType: P.Type,
         sticky: Bool,
@@ -144,19 +151,68 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        var context = DeliveryContext(isolation: isolation)
-        let members = storage.withLock { storage in
-            if sticky {
-                storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
-            }
-            return storage.members(of: P.self, in: &context)
-        }
+        var place = DeliveryPlace(isolation: isolation)
+        // `deliver` goes into the library only where it is kept (a sticky
+        // broadcast, a scheduled call): passed on every broadcast, its
+        // captures were retained and released twice per broadcast.
+        let members =
+            sticky
+            ? snapshot(of: P.self, recordingSticky: deliver, actorOverride: actorOverride, in: &place)
+            : snapshot(of: P.self, in: &place)
         return dispatch(
-            to: members, as: P.self, in: &context, actorOverride: actorOverride, deliver, completion: completion)
+            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
+    }
+
+    /// The members of `P`'s index, taken under the lock.
+    ///
+    /// Builds the index (with one cast per listener) on first use, so it is
+    /// not inlinable: it casts (see ``Delivery``).
+    @usableFromInline
+    func snapshot<P>(of _: P.Type, in place: inout DeliveryPlace) -> [IndexMember] {
+        storage.withLock { storage in
+            storage.members(of: P.self, in: &place.context)
+        }
+    }
+
+    /// ``snapshot(of:in:)``, recording `deliver` as `P`'s sticky broadcast in
+    /// the same critical section.
+    @usableFromInline
+    func snapshot<P>(
+        of _: P.Type,
+        recordingSticky deliver: @escaping @Sendable (P) -> Void,
+        actorOverride: (any Actor)?,
+        in place: inout DeliveryPlace
+    ) -> [IndexMember] {
+        storage.withLock { storage in
+            storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
+            return storage.members(of: P.self, in: &place.context)
+        }
     }
 
     /// Delivers to `members` (a snapshot): calls what can be called here and
     /// schedules the rest on their actors.
+    @inlinable
+    func dispatch<P>(
+        to members: [IndexMember],
+        as _: P.Type,
+        in place: inout DeliveryPlace,
+        actorOverride: (any Actor)?,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        completion: (@Sendable (Int) -> Void)?
+    ) -> Int {
+        var scheduled = ScheduledDeliveries()
+        let count = Delivery.deliver(
+            to: members, as: P.self, place: &place, actorOverride: actorOverride,
+            scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
+        if scheduled.isEmpty {
+            completion?(count)
+            return count
+        }
+        schedule(scheduled, madeHere: count, as: P.self, deliver, completion: completion)
+        return count
+    }
+
+    /// The same, for code that holds a ``DeliveryContext``.
     func dispatch<P>(
         to members: [IndexMember],
         as _: P.Type,
@@ -165,14 +221,30 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        var scheduled = ScheduledDeliveries()
-        let count = Delivery.deliver(
-            to: members, as: P.self, context: &context, actorOverride: actorOverride,
-            scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
-        if scheduled.isEmpty {
-            completion?(count)
-            return count
-        }
+        var place = DeliveryPlace(context: context)
+        defer { context = place.context }
+        return dispatch(
+            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
+    }
+
+    /// Enqueues each actor's batch of `scheduled` on that actor.
+    ///
+    /// - Parameters:
+    ///   - scheduled: The calls to make on actors.
+    ///   - count: The calls made or scheduled by the broadcast, including
+    ///     these.
+    ///   - listenerType: The protocol to call them as.
+    ///   - deliver: Makes the typed call.
+    ///   - completion: If given, receives the total once the last batch has
+    ///     run.
+    @usableFromInline
+    func schedule<P>(
+        _ scheduled: ScheduledDeliveries,
+        madeHere count: Int,
+        as listenerType: P.Type,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        completion: (@Sendable (Int) -> Void)?
+    ) {
         let tally = completion.map {
             DeliveryTally(
                 madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
@@ -180,7 +252,6 @@ extension Broadcaster {
         for batch in scheduled.batches {
             schedule(batch.entries, on: batch.actor, as: P.self, deliver) { tally?.batchFinished(made: $0) }
         }
-        return count
     }
 
     /// Enqueues one job on `actor`'s mailbox that calls `entries` as `P`
@@ -210,6 +281,7 @@ extension Broadcaster {
     }
 
     /// Records what a delivery proved: `type` does not conform to `P`.
+    @usableFromInline
     func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type) {
         storage.withLock { $0.recordNonconformance(of: type, to: P.self) }
     }
@@ -219,6 +291,7 @@ extension Broadcaster {
     /// Only ever invoked on the main actor: the delivery path runs it either
     /// where ``DeliveryContext`` found the main actor, or in the main actor's
     /// mailbox.
+    @usableFromInline
     static func mainActorCall<P>(_ deliver: @escaping @MainActor @Sendable (P) -> Void) -> @Sendable (P) -> Void {
         { listener in
             // Safe: this closure only runs on the main actor (see above), where

@@ -20,19 +20,21 @@
 /// actor, so a projection made on the main queue for a listener with no actor
 /// is only used on the main queue; elsewhere the delivery casts again (and,
 /// as without projections, finds no conformance).
+@usableFromInline
 struct CastProjection {
-    private typealias Words = (UInt, UInt, UInt, UInt, UInt)
+    @usableFromInline typealias Words = (UInt, UInt, UInt, UInt, UInt)
 
+    @usableFromInline
     enum Validity {
         case none
         case anywhere
         case onMainQueueOnly
     }
 
-    private let words: Words
-    let validity: Validity
+    @usableFromInline let words: Words
+    @usableFromInline let validity: Validity
 
-    static let none = CastProjection(words: (0, 0, 0, 0, 0), validity: .none)
+    static var none: CastProjection { CastProjection(words: (0, 0, 0, 0, 0), validity: .none) }
 
     private init(words: Words, validity: Validity) {
         self.words = words
@@ -80,7 +82,7 @@ struct CastProjection {
     ///
     /// - Precondition: the caller holds a strong reference to the listener
     ///   this projection was made from, for as long as this call runs.
-    @inline(__always)
+    @inlinable
     func withListener<P, Result>(as _: P.Type, _ body: (P) -> Result) -> Result {
         var words = self.words
         return withUnsafeMutableBytes(of: &words) { raw in

@@ -154,22 +154,26 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
 }
 
 /// One listener of an index, with the cast to the index's protocol made once.
+@usableFromInline
 struct IndexMember {
-    let entry: ListenerEntry
-    let projection: CastProjection
+    @usableFromInline let entry: ListenerEntry
+    @usableFromInline let projection: CastProjection
 
     /// Calls `body` with the listener as a `P`, for a delivery made in
-    /// `context`; returns false, without calling, if it is not a `P` here.
+    /// `place`; returns false, without calling, if it is not a `P` here.
     ///
     /// `object` is the strong reference the caller just loaded from `entry`.
-    @inline(__always)
-    func withListener<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext, _ body: (P) -> Void)
+    ///
+    /// Inlinable (see ``Delivery``): it must not cast; a member without a
+    /// projection valid here goes through `castAndCall`, which is not.
+    @inlinable
+    func withListener<P>(_ object: AnyObject, as _: P.Type, in place: inout DeliveryPlace, _ body: (P) -> Void)
         -> Bool
     {
         switch projection.validity {
         case .anywhere:
             break
-        case .onMainQueueOnly where context.isOnMainQueue:
+        case .onMainQueueOnly where place.isOnMainQueue:
             break
         case .none, .onMainQueueOnly:
             return Self.castAndCall(object, as: P.self, body)
@@ -177,16 +181,29 @@ struct IndexMember {
         projection.withListener(as: P.self, body)
         // The projection holds no reference: keep the listener alive until
         // the call has returned.
-        withExtendedLifetime(object) {}
+        extendLifetime(object)
         return true
+    }
+
+    /// The same, for code that holds a ``DeliveryContext``.
+    func withListener<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext, _ body: (P) -> Void)
+        -> Bool
+    {
+        var place = DeliveryPlace(context: context)
+        defer { context = place.context }
+        return withListener(object, as: P.self, in: &place, body)
     }
 }
 
 extension IndexMember {
-    /// The slow path, kept out of line: in unspecialized generic code, a
-    /// `P?` anywhere in a function makes it fetch `Optional<P>`'s metadata on
-    /// entry (a runtime cache lookup, ~325 instructions) on every call, even
-    /// when the projection path is taken.
+    /// The slow path: the generic cast.
+    ///
+    /// In the library and never inlined into a caller's module (see
+    /// ``Delivery``). Out of line also because,
+    /// in unspecialized generic code, a `P?` anywhere in a function makes it
+    /// fetch `Optional<P>`'s metadata on entry (a runtime cache lookup, ~325
+    /// instructions) on every call, even when the projection path is taken.
+    @usableFromInline
     @inline(never)
     static func castAndCall<P>(_ object: AnyObject, as _: P.Type, _ body: (P) -> Void) -> Bool {
         guard let listener = object as? P else { return false }

@@ -6,6 +6,7 @@ import Synchronization
 /// Entries are shared by the table, the per-protocol indexes and broadcasts in
 /// flight on other threads, so they are immutable except for `retired`, which
 /// is atomic.
+@usableFromInline
 final class ListenerEntry: @unchecked Sendable {
     // @unchecked Sendable: every stored property is either immutable (`id`,
     // `isolation`, `onlyProtocol`), an `Atomic` (`retired`), or the
@@ -17,7 +18,7 @@ final class ListenerEntry: @unchecked Sendable {
     /// The listener.
     ///
     /// Weak: the table never keeps it alive.
-    weak let object: AnyObject?
+    @usableFromInline weak let object: AnyObject?
 
     /// The listener's identity when it registered.
     ///
@@ -30,7 +31,7 @@ final class ListenerEntry: @unchecked Sendable {
     ///
     /// `nil` means the listener may
     /// be called on any thread; an actor means it is only ever called there.
-    let isolation: (any Actor)?
+    @usableFromInline let isolation: (any Actor)?
 
     /// Set for a registration that listens to one protocol only.
     let onlyProtocol: ObjectIdentifier?
@@ -40,7 +41,7 @@ final class ListenerEntry: @unchecked Sendable {
     /// A broadcast checks it immediately before
     /// each call, so a listener removed during a broadcast is not called by
     /// the rest of it.
-    private let retired = Atomic<Bool>(false)
+    @usableFromInline let retired = Atomic<Bool>(false)
 
     init(object: AnyObject, isolation: (any Actor)?, onlyProtocol: ObjectIdentifier?) {
         self.object = object
@@ -49,12 +50,13 @@ final class ListenerEntry: @unchecked Sendable {
         self.onlyProtocol = onlyProtocol
     }
 
+    @inlinable
     var isRetired: Bool { retired.load(ordering: .acquiring) }
 
     func retire() { retired.store(true, ordering: .releasing) }
 
     /// The listener, if it is still registered and alive.
-    @inline(__always)
+    @inlinable
     var liveObject: AnyObject? {
         isRetired ? nil : object
     }
