@@ -22,19 +22,39 @@ struct BroadcasterStorage {
 
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
-    mutating func add(_ entry: ListenerEntry, in context: inout DeliveryContext) -> Bool {
+    ///
+    /// - Parameters:
+    ///   - entry: The registration.
+    ///   - listenerAddress: If given, the address of `entry`'s object, which
+    ///     the caller keeps alive for the duration of this call.
+    ///   - context: Where the registration runs.
+    /// - Returns: Whether `entry` was added.
+    mutating func add(_ entry: ListenerEntry, listenerAddress: UInt? = nil, in context: inout DeliveryContext)
+        -> Bool
+    {
         switch table.add(entry) {
         case .alreadyPresent:
             return false
         case .appended(let invalidatesIndexes):
             if invalidatesIndexes {
                 dropIndexes()
-            } else {
-                guard !indexes.isEmpty, let object = entry.liveObject else { return true }
-                for index in indexes.values { index.admit(entry, object: object, cache: &conformances, in: &context) }
+            } else if !indexes.isEmpty {
+                if let address = listenerAddress.flatMap(UnsafeRawPointer.init(bitPattern:)) {
+                    // Borrowed: the caller holds the listener.
+                    Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef { object in
+                        admit(entry, object: object, in: &context)
+                    }
+                } else if let object = entry.liveObject {
+                    admit(entry, object: object, in: &context)
+                }
             }
             return true
         }
+    }
+
+    /// Tests a new entry, whose listener is `object`, against every index.
+    private mutating func admit(_ entry: ListenerEntry, object: AnyObject, in context: inout DeliveryContext) {
+        for index in indexes.values { index.admit(entry, object: object, cache: &conformances, in: &context) }
     }
 
     /// Registers `entry` as if from non-isolated code.

@@ -17,9 +17,9 @@ struct ListenerTable {
     ///
     /// `nil` marks a removed slot until the next compaction.
     private(set) var entries: [ListenerEntry?] = []
-    /// Where each `addListener` entry is, by object: the common case, keyed
-    /// by a bare identifier to keep the map small.
-    private var listenerSlots: [ObjectIdentifier: Int] = [:]
+    /// Where each `addListener` entry is, by object: the common case, in a
+    /// map that stores no keys.
+    private var listenerSlots = SlotMap()
     /// Where each single-protocol registration's entry is.
     private var registrationSlots: [EntryKey: Int] = [:]
     /// How many single-protocol registrations each object has (an object with
@@ -54,41 +54,22 @@ struct ListenerTable {
 
     mutating func add(_ entry: ListenerEntry) -> Insertion {
         guard entry.onlyProtocol == nil else { return addRegistration(entry) }
-        // The common case in one hash lookup: the slot map's value for the
-        // object is read and written in place (three lookups were a third of
-        // an add; callgrind, Docs/PerformanceNotes.md).
+        let key = EntryKey(object: entry.id, onlyProtocol: nil)
         var replacedDeadEntry = false
-        let isPresent = Self.claim(
-            &listenerSlots[entry.id], for: entries.count, in: &entries, removedSlots: &removedSlots,
-            replacedDeadEntry: &replacedDeadEntry)
-        if isPresent { return .alreadyPresent }
+        if let slot = listenerSlots.slot(of: entry.id, in: entries), let existing = entries[slot] {
+            // Alive at this address, so it is the same object (two live
+            // objects never share an address): keep its position.
+            if existing.object != nil { return .alreadyPresent }
+            // The old object died and its address was reused.
+            vacate(slot: slot, key: key, entry: existing)
+            replacedDeadEntry = true
+        }
         // Its only other entries can be single-protocol registrations.
         let sharesObject = !registrationCounts.isEmpty && registrationCounts[entry.id] != nil
         entries.append(entry)
+        listenerSlots.insert(entries.count - 1, in: entries)
         let compacted = entries.count >= compactionThreshold && compact()
         return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
-    }
-
-    /// Points `slot` (an object's value in `listenerSlots`) at `newSlot`,
-    /// unless it holds a live entry already; returns whether it did.
-    ///
-    /// A dead entry found there (its object died and the address was reused)
-    /// is vacated first, as ``remove(_:ifEntryIs:)`` would.
-    private static func claim(
-        _ slot: inout Int?, for newSlot: Int, in entries: inout [ListenerEntry?], removedSlots: inout Int,
-        replacedDeadEntry: inout Bool
-    ) -> Bool {
-        if let existingSlot = slot, let existing = entries[existingSlot] {
-            // Alive at this address, so it is the same object (two live
-            // objects never share an address): keep its position.
-            if existing.object != nil { return true }
-            existing.retire()
-            entries[existingSlot] = nil
-            removedSlots += 1
-            replacedDeadEntry = true
-        }
-        slot = newSlot
-        return false
     }
 
     /// Adds a single-protocol registration's entry.
@@ -106,8 +87,8 @@ struct ListenerTable {
             replacedDeadEntry = true
         }
         let sharesObject = hasEntries(of: entry.id)
-        setSlot(entries.count, for: key)
         entries.append(entry)
+        setSlot(entries.count - 1, for: key)
         let compacted = entries.count >= compactionThreshold && compact()
         return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
     }
@@ -143,7 +124,7 @@ struct ListenerTable {
         }
         var kept: [ListenerEntry?] = []
         kept.reserveCapacity(entries.count - removedSlots)
-        listenerSlots.removeAll(keepingCapacity: true)
+        listenerSlots.removeAll()
         registrationSlots.removeAll(keepingCapacity: true)
         registrationCounts.removeAll(keepingCapacity: true)
         for case let entry? in entries {
@@ -151,8 +132,12 @@ struct ListenerTable {
                 entry.retire()
                 continue
             }
-            setSlot(kept.count, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
             kept.append(entry)
+            if entry.onlyProtocol == nil {
+                listenerSlots.insert(kept.count - 1, in: kept)
+            } else {
+                setSlot(kept.count - 1, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
+            }
         }
         entries = kept
         removedSlots = 0
@@ -162,21 +147,23 @@ struct ListenerTable {
 
     private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
         entry.retire()
+        // Unmapped first: the slot map reads identities from the entries.
+        if key.onlyProtocol == nil {
+            listenerSlots.remove(key.object, in: entries)
+        } else {
+            setSlot(nil, for: key)
+        }
         entries[slot] = nil
-        setSlot(nil, for: key)
         removedSlots += 1
     }
 
     private func slot(for key: EntryKey) -> Int? {
-        key.onlyProtocol == nil ? listenerSlots[key.object] : registrationSlots[key]
+        key.onlyProtocol == nil ? listenerSlots.slot(of: key.object, in: entries) : registrationSlots[key]
     }
 
-    /// Records (or, with nil, forgets) where `key`'s entry is.
+    /// Records (or, with nil, forgets) where a single-protocol
+    /// registration's entry is.
     private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
-        guard key.onlyProtocol != nil else {
-            listenerSlots[key.object] = slot
-            return
-        }
         if let slot {
             if registrationSlots.updateValue(slot, forKey: key) == nil {
                 registrationCounts[key.object, default: 0] += 1
@@ -189,6 +176,6 @@ struct ListenerTable {
 
     /// Whether `object` has any entry in the table.
     private func hasEntries(of object: ObjectIdentifier) -> Bool {
-        listenerSlots[object] != nil || registrationCounts[object] != nil
+        listenerSlots.slot(of: object, in: entries) != nil || registrationCounts[object] != nil
     }
 }
