@@ -35,6 +35,7 @@ extension Broadcaster {
     ///   (later broadcasts then count exactly).
     ///   ``broadcastAndWait(to:isolation:_:)`` always returns the exact count.
     @inlinable
+    @inline(__always)
     @discardableResult
     public func broadcast<P>(
         to listenerType: P.Type,
@@ -151,14 +152,13 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        var place = DeliveryPlace(isolation: isolation)
         // `deliver` goes into the library only where it is kept (a sticky
         // broadcast, a scheduled call): passed on every broadcast, its
         // captures were retained and released twice per broadcast.
-        let members =
+        var (members, place) =
             sticky
-            ? snapshot(of: P.self, recordingSticky: deliver, actorOverride: actorOverride, in: &place)
-            : snapshot(of: P.self, in: &place)
+            ? snapshot(of: P.self, recordingSticky: deliver, actorOverride: actorOverride, from: isolation)
+            : snapshot(of: P.self, from: isolation)
         return dispatch(
             to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
     }
@@ -168,25 +168,31 @@ extension Broadcaster {
     /// Builds the index (with one cast per listener) on first use, so it is
     /// not inlinable: it casts (see ``Delivery``).
     @usableFromInline
-    func snapshot<P>(of _: P.Type, in place: inout DeliveryPlace) -> [IndexMember] {
-        storage.withLock { storage in
-            storage.members(of: P.self, in: &place.context)
+    func snapshot<P>(of _: P.Type, from isolation: (any Actor)?) -> (members: [IndexMember], place: DeliveryPlace) {
+        var place = DeliveryPlace(isolation: isolation)
+        let key = ObjectIdentifier(P.self)
+        let members = storage.withLock { storage in
+            if let members = storage.latestMembers(for: key) { return members }
+            return storage.members(of: P.self, in: &place.context)
         }
+        return (members, place)
     }
 
-    /// ``snapshot(of:in:)``, recording `deliver` as `P`'s sticky broadcast in
+    /// ``snapshot(of:from:)``, recording `deliver` as `P`'s sticky broadcast in
     /// the same critical section.
     @usableFromInline
     func snapshot<P>(
         of _: P.Type,
         recordingSticky deliver: @escaping @Sendable (P) -> Void,
         actorOverride: (any Actor)?,
-        in place: inout DeliveryPlace
-    ) -> [IndexMember] {
-        storage.withLock { storage in
+        from isolation: (any Actor)?
+    ) -> (members: [IndexMember], place: DeliveryPlace) {
+        var place = DeliveryPlace(isolation: isolation)
+        let members = storage.withLock { storage in
             storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
             return storage.members(of: P.self, in: &place.context)
         }
+        return (members, place)
     }
 
     /// Delivers to `members` (a snapshot): calls what can be called here and

@@ -81,6 +81,13 @@ struct BroadcasterStorage {
         return entry
     }
 
+    /// The members of the index the latest broadcast used, if its protocol's
+    /// identity is `key`: the common case, without generic code.
+    func latestMembers(for key: ObjectIdentifier) -> [IndexMember]? {
+        guard lastIndexKey == key, let lastIndex else { return nil }
+        return unsafeDowncast(lastIndex, to: IndexMembers.self).members
+    }
+
     /// The members of `P`'s index, building it on first use.
     mutating func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [IndexMember] {
         let key = ObjectIdentifier(P.self)

@@ -49,16 +49,19 @@ enum Delivery {
         // and released its entry (65 instructions per delivery).
         members.withUnsafeBufferPointer { members in
             for index in members.indices {
+                let projection = members[index].projection.map { Unmanaged.passUnretained($0) }
                 Unmanaged.passUnretained(members[index].entry)._withUnsafeGuaranteedRef { entry in
                     guard let object = entry.liveObject else { return }
                     guard let actor = actorOverride ?? entry.isolation else {
-                        if members[index].withListener(object, as: P.self, in: &place, call) { count += 1 }
+                        if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                            count += 1
+                        }
                         return
                     }
                     if !place.isRunning(on: actor) {
                         scheduled.append(entry, on: actor)
                         count += 1
-                    } else if members[index].withListener(object, as: P.self, in: &place, call) {
+                    } else if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
                         count += 1
                     } else if place.castsAreDefinitive(on: actor) {
                         nonconforming(type(of: object))
@@ -109,10 +112,10 @@ struct ScheduledDeliveries {
         var entries: [ListenerEntry]
     }
 
-    @usableFromInline private(set) var batches: [Batch] = []
+    @usableFromInline private(set) var batches: [Batch]
 
     @inlinable
-    init() {}
+    init() { batches = [] }
 
     @inlinable
     var isEmpty: Bool { batches.isEmpty }
@@ -139,7 +142,6 @@ struct ScheduledDeliveries {
 struct DeliveryPlace {
     var context: DeliveryContext
 
-    @usableFromInline
     init(isolation: (any Actor)?) {
         context = DeliveryContext(isolation: isolation)
     }

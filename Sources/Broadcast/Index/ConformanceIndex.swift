@@ -13,11 +13,7 @@
 ///
 /// Mutated only under the ``Broadcaster``'s lock; `members` is a value, so a
 /// broadcast takes a copy under the lock and iterates it after.
-final class ConformanceIndex<P>: AnyConformanceIndex {
-    // Unchecked: only read and written under the broadcaster's lock, which
-    // already excludes overlapping access; the dynamic check cost ~76
-    // instructions per broadcast (callgrind, Docs/Benchmarks.md).
-    @exclusivity(unchecked) private(set) var members: [IndexMember] = []
+final class ConformanceIndex<P>: IndexMembers, AnyConformanceIndex {
     /// Entries that may be members and were retired since the last filter
     /// (counted without checking membership: an over-count only filters
     /// sooner).
@@ -38,6 +34,7 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     /// An object with two entries (an `addListener` and a single-protocol
     /// registration) becomes one member, at its first entry's position.
     init(entries: [ListenerEntry], cache: inout ConformanceCache, in context: inout DeliveryContext) {
+        super.init()
         var admittedObjects: Set<ObjectIdentifier> = []
         for entry in entries {
             guard let object = entry.liveObject,
@@ -79,16 +76,28 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
         // the cast it stands for was made (and the member keeps that
         // validity); one valid anywhere, anywhere.
         if let known = knownProjection(of: objectType), known.validity == .anywhere || context.isOnMainQueue {
-            return IndexMember(entry: entry, projection: known.reused(for: object))
+            return IndexMember(entry: entry, projection: known)
         }
-        if let projection = Self.cast(object, in: &context) {
+        switch Self.cast(object, in: &context) {
+        case .conforms(let projection?):
             remember(projection, of: objectType, in: &context)
             return IndexMember(entry: entry, projection: projection)
+        case .conforms(nil):
+            return IndexMember(entry: entry, projection: nil)
+        case .doesNotConformHere:
+            if Self.mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
+                return IndexMember(entry: entry, projection: nil)
+            }
+            return nil
         }
-        if Self.mayConformOnItsActor(object, of: entry, cache: &cache, in: &context) {
-            return IndexMember(entry: entry, projection: .none)
-        }
-        return nil
+    }
+
+    /// What a cast found.
+    private enum CastResult {
+        /// The listener conforms; its projection, if its cast result can be
+        /// kept.
+        case conforms(CastProjection?)
+        case doesNotConformHere
     }
 
     /// Casts `object` to `P` here; nil if it does not conform here.
@@ -97,9 +106,9 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
     /// (the `P?` of the cast would cost its metadata on every add, even when
     /// the cast is skipped).
     @inline(never)
-    private static func cast(_ object: AnyObject, in context: inout DeliveryContext) -> CastProjection? {
-        guard let listener = object as? P else { return nil }
-        return CastProjection(listener, of: object, madeOnMainQueue: context.isOnMainQueue)
+    private static func cast(_ object: AnyObject, in context: inout DeliveryContext) -> CastResult {
+        guard let listener = object as? P else { return .doesNotConformHere }
+        return .conforms(CastProjection.make(listener, of: object, madeOnMainQueue: context.isOnMainQueue))
     }
 
     /// Keeps `projection` for reuse by the class's other instances, if a cast
@@ -115,8 +124,6 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
         _ projection: CastProjection, of objectType: ObjectIdentifier, in context: inout DeliveryContext
     ) {
         switch projection.validity {
-        case .none:
-            return
         case .onMainQueueOnly:
             break
         case .anywhere:
@@ -155,9 +162,11 @@ final class ConformanceIndex<P>: AnyConformanceIndex {
 
 /// One listener of an index, with the cast to the index's protocol made once.
 @usableFromInline
-struct IndexMember {
+struct IndexMember: Sendable {
     @usableFromInline let entry: ListenerEntry
-    @usableFromInline let projection: CastProjection
+    /// Shared by the members of one class; nil when the listener must be
+    /// cast on every delivery.
+    @usableFromInline let projection: CastProjection?
 
     /// Calls `body` with the listener as a `P`, for a delivery made in
     /// `place`; returns false, without calling, if it is not a `P` here.
@@ -170,15 +179,30 @@ struct IndexMember {
     func withListener<P>(_ object: AnyObject, as _: P.Type, in place: inout DeliveryPlace, _ body: (P) -> Void)
         -> Bool
     {
-        switch projection.validity {
+        Self.withListener(
+            object, projection: projection.map { Unmanaged.passUnretained($0) }, as: P.self, in: &place, body)
+    }
+
+    /// ``withListener(_:as:in:_:)`` for the delivery loop, which reads
+    /// `projection` from its borrowed snapshot without retaining it (the
+    /// snapshot keeps it alive): held as a reference across the opaque
+    /// main-queue check, it was retained and released on every delivery.
+    @inlinable
+    static func withListener<P>(
+        _ object: AnyObject, projection: Unmanaged<CastProjection>?, as _: P.Type, in place: inout DeliveryPlace,
+        _ body: (P) -> Void
+    ) -> Bool {
+        guard let projection else { return castAndCall(object, as: P.self, body) }
+        let (validity, words) = projection._withUnsafeGuaranteedRef { ($0.validity, $0.words) }
+        switch validity {
         case .anywhere:
             break
         case .onMainQueueOnly where place.isOnMainQueue:
             break
-        case .none, .onMainQueueOnly:
-            return Self.castAndCall(object, as: P.self, body)
+        case .onMainQueueOnly:
+            return castAndCall(object, as: P.self, body)
         }
-        projection.withListener(as: P.self, body)
+        CastProjection.withListener(object, words: words, as: P.self, body)
         // The projection holds no reference: keep the listener alive until
         // the call has returned.
         extendLifetime(object)
@@ -210,6 +234,15 @@ extension IndexMember {
         body(listener)
         return true
     }
+}
+
+/// The members of an index, in a non-generic base class so that a broadcast
+/// that repeats the previous protocol reads them without generic code.
+class IndexMembers {
+    // Unchecked: only read and written under the broadcaster's lock, which
+    // already excludes overlapping access; the dynamic check cost ~76
+    // instructions per broadcast (callgrind, Docs/PerformanceNotes.md).
+    @exclusivity(unchecked) fileprivate(set) var members: [IndexMember] = []
 }
 
 /// The type-erased face of ``ConformanceIndex`` that the table's owner uses to
