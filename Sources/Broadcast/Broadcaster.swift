@@ -90,7 +90,7 @@ public final class Broadcaster: Sendable {
     ) -> Bool {
         guard ListenerValidation.accepts(listener) else { return false }
         let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
-        register(entry, listener: listener, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
+        register(entry, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
         return true
     }
 
@@ -153,23 +153,10 @@ public final class Broadcaster: Sendable {
     /// that must run on the listener's actor are also scheduled under that
     /// lock, ahead of any live broadcast that reaches the listener; replays
     /// that can run here run after the lock is released.
-    ///
-    /// `listener`, if given, is `entry`'s object: the caller's reference
-    /// spares the indexes a weak load (and the release of the listener
-    /// through its side table that follows it) to test the new entry.
-    func register(
-        _ entry: ListenerEntry, listener: AnyObject? = nil, receivingStickyBroadcasts: Bool,
-        from isolation: (any Actor)?
-    ) {
+    func register(_ entry: ListenerEntry, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?) {
         var context = DeliveryContext(isolation: isolation)
-        // Crosses into the lock as an address (a reference would be
-        // retained and released there, through the listener's side table);
-        // `withExtendedLifetime` below keeps the listener alive until then.
-        let listenerAddress = listener.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
-        defer { withExtendedLifetime(listener) {} }
         let replaysHere = storage.withLock { storage -> [StickyBroadcast] in
-            guard storage.add(entry, listenerAddress: listenerAddress, in: &context), receivingStickyBroadcasts
-            else { return [] }
+            guard storage.add(entry, in: &context), receivingStickyBroadcasts else { return [] }
             var here: [StickyBroadcast] = []
             for sticky in storage.stickyBroadcasts where entry.listens(to: sticky.protocolID) {
                 if let actor = sticky.actorToScheduleOn(for: entry, in: &context) {

@@ -23,38 +23,19 @@ struct BroadcasterStorage {
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
     ///
-    /// - Parameters:
-    ///   - entry: The registration.
-    ///   - listenerAddress: If given, the address of `entry`'s object, which
-    ///     the caller keeps alive for the duration of this call.
-    ///   - context: Where the registration runs.
-    /// - Returns: Whether `entry` was added.
-    mutating func add(_ entry: ListenerEntry, listenerAddress: UInt? = nil, in context: inout DeliveryContext)
-        -> Bool
-    {
+    /// The indexes are not touched: each takes in the entries appended since
+    /// it was last used when a broadcast (or a query) next uses it, in one
+    /// pass. Testing every new entry against every index here was a fifth of
+    /// an add (callgrind, Docs/PerformanceNotes.md), paid even for protocols
+    /// never broadcast again.
+    mutating func add(_ entry: ListenerEntry, in _: inout DeliveryContext) -> Bool {
         switch table.add(entry) {
         case .alreadyPresent:
             return false
         case .appended(let invalidatesIndexes):
-            if invalidatesIndexes {
-                dropIndexes()
-            } else if !indexes.isEmpty {
-                if let address = listenerAddress.flatMap(UnsafeRawPointer.init(bitPattern:)) {
-                    // Borrowed: the caller holds the listener.
-                    Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef { object in
-                        admit(entry, object: object, in: &context)
-                    }
-                } else if let object = entry.liveObject {
-                    admit(entry, object: object, in: &context)
-                }
-            }
+            if invalidatesIndexes { dropIndexes() }
             return true
         }
-    }
-
-    /// Tests a new entry, whose listener is `object`, against every index.
-    private mutating func admit(_ entry: ListenerEntry, object: AnyObject, in context: inout DeliveryContext) {
-        for index in indexes.values { index.admit(entry, object: object, cache: &conformances, in: &context) }
     }
 
     /// Registers `entry` as if from non-isolated code.
@@ -83,9 +64,14 @@ struct BroadcasterStorage {
 
     /// The members of the index the latest broadcast used, if its protocol's
     /// identity is `key`: the common case, without generic code.
+    ///
+    /// Nil also when entries were appended since the index was last used:
+    /// ``members(of:in:)`` takes them in.
     func latestMembers(for key: ObjectIdentifier) -> [IndexMember]? {
         guard lastIndexKey == key, let lastIndex else { return nil }
-        return unsafeDowncast(lastIndex, to: IndexMembers.self).members
+        let index = unsafeDowncast(lastIndex, to: IndexMembers.self)
+        guard index.seenEntries == table.storageCount else { return nil }
+        return index.members
     }
 
     /// The members of `P`'s index, building it on first use.
@@ -93,18 +79,18 @@ struct BroadcasterStorage {
         let key = ObjectIdentifier(P.self)
         // Either way the key is `P`'s identity, so the index is a
         // ConformanceIndex<P>.
-        if lastIndexKey == key, let lastIndex {
-            return unsafeDowncast(lastIndex, to: ConformanceIndex<P>.self).members
-        }
         let index: ConformanceIndex<P>
-        if let existing = indexes[key] {
+        if lastIndexKey == key, let lastIndex {
+            index = unsafeDowncast(lastIndex, to: ConformanceIndex<P>.self)
+        } else if let existing = indexes[key] {
             index = unsafeDowncast(existing, to: ConformanceIndex<P>.self)
         } else {
-            index = ConformanceIndex<P>(entries: table.liveEntries, cache: &conformances, in: &context)
+            index = ConformanceIndex<P>(entries: table.entries, cache: &conformances, in: &context)
             indexes[key] = index
         }
         lastIndexKey = key
         lastIndex = index
+        index.takeIn(table.entries, cache: &conformances, in: &context)
         return index.members
     }
 

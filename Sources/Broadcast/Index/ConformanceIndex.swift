@@ -29,30 +29,39 @@ final class ConformanceIndex<P>: IndexMembers, AnyConformanceIndex {
     /// first: registrations come in runs of one class.
     @exclusivity(unchecked) private var lastProjection: (type: ObjectIdentifier, projection: CastProjection)?
 
-    /// Builds the index from the live entries, casting in `context`.
+    /// Builds the index from the table's live entries, casting in `context`.
     ///
     /// An object with two entries (an `addListener` and a single-protocol
     /// registration) becomes one member, at its first entry's position.
-    init(entries: [ListenerEntry], cache: inout ConformanceCache, in context: inout DeliveryContext) {
+    init(entries: [ListenerEntry?], cache: inout ConformanceCache, in context: inout DeliveryContext) {
         super.init()
         var admittedObjects: Set<ObjectIdentifier> = []
-        for entry in entries {
+        for case let entry? in entries {
             guard let object = entry.liveObject,
                 let member = member(for: entry, object: object, cache: &cache, in: &context)
             else { continue }
             if admittedObjects.insert(entry.id).inserted { members.append(member) }
         }
+        seenEntries = entries.count
     }
 
-    /// Adds `entry` if its listener conforms, casting in `context`.
+    /// Adds the entries appended to the table since this index last saw it,
+    /// those whose listener conforms, casting in `context`.
     ///
-    /// Only called for an entry whose object has no other entry in the table
-    /// (the table reports anything else as invalidating, and the index is
-    /// rebuilt instead), so it never duplicates a live member.
-    func admit(
-        _ entry: ListenerEntry, object: AnyObject, cache: inout ConformanceCache, in context: inout DeliveryContext
-    ) {
-        if let member = member(for: entry, object: object, cache: &cache, in: &context) { members.append(member) }
+    /// `entries` is the table's, in which this index has seen the first
+    /// `seenEntries`: appending is the only change the table makes without
+    /// dropping the indexes (a compaction, or an object gaining a second
+    /// entry, drops them), so the new entries are the tail, and none of their
+    /// objects is already a member.
+    func takeIn(_ entries: [ListenerEntry?], cache: inout ConformanceCache, in context: inout DeliveryContext) {
+        guard seenEntries < entries.count else { return }
+        for position in seenEntries..<entries.count {
+            guard let entry = entries[position], let object = entry.liveObject,
+                let member = member(for: entry, object: object, cache: &cache, in: &context)
+            else { continue }
+            members.append(member)
+        }
+        seenEntries = entries.count
     }
 
     func noteRetired(_ entry: ListenerEntry) {
@@ -243,12 +252,13 @@ class IndexMembers {
     // already excludes overlapping access; the dynamic check cost ~76
     // instructions per broadcast (callgrind, Docs/PerformanceNotes.md).
     @exclusivity(unchecked) fileprivate(set) var members: [IndexMember] = []
+    /// How many of the table's slots this index has seen (see
+    /// ``ConformanceIndex/takeIn(_:cache:in:)``).
+    fileprivate(set) var seenEntries = 0
 }
 
 /// The type-erased face of ``ConformanceIndex`` that the table's owner uses to
 /// keep every index in step without knowing its protocol.
 protocol AnyConformanceIndex: AnyObject {
-    func admit(
-        _ entry: ListenerEntry, object: AnyObject, cache: inout ConformanceCache, in context: inout DeliveryContext)
     func noteRetired(_ entry: ListenerEntry)
 }

@@ -56,18 +56,21 @@ struct ListenerTable {
         guard entry.onlyProtocol == nil else { return addRegistration(entry) }
         let key = EntryKey(object: entry.id, onlyProtocol: nil)
         var replacedDeadEntry = false
-        if let slot = listenerSlots.slot(of: entry.id, in: entries), let existing = entries[slot] {
+        if let slot = listenerSlots.slot(of: entry.id, orInsert: entries.count, in: entries) {
+            let existing = entries[slot].unsafelyUnwrapped
             // Alive at this address, so it is the same object (two live
             // objects never share an address): keep its position.
             if existing.object != nil { return .alreadyPresent }
             // The old object died and its address was reused.
             vacate(slot: slot, key: key, entry: existing)
             replacedDeadEntry = true
+            entries.append(entry)
+            listenerSlots.insert(entries.count - 1, in: entries)
+        } else {
+            entries.append(entry)
         }
         // Its only other entries can be single-protocol registrations.
         let sharesObject = !registrationCounts.isEmpty && registrationCounts[entry.id] != nil
-        entries.append(entry)
-        listenerSlots.insert(entries.count - 1, in: entries)
         let compacted = entries.count >= compactionThreshold && compact()
         return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
     }

@@ -31,6 +31,33 @@ struct SlotMap {
         }
     }
 
+    /// The slot of the entry whose identity is `object`, if mapped; if not,
+    /// maps `newSlot` to it (the caller then stores the entry there).
+    ///
+    /// One probe for the common add, where a lookup and an insertion made two.
+    mutating func slot(of object: ObjectIdentifier, orInsert newSlot: Int, in entries: [ListenerEntry?]) -> Int? {
+        if (count + 1) * 4 > buckets.count * 3 { grow(in: entries) }
+        let home = home(of: object)
+        // Unchecked indexing: buckets are masked, and a bucket holds a slot
+        // of `entries` (the map's invariant).
+        let found = buckets.withUnsafeMutableBufferPointer { buckets in
+            entries.withUnsafeBufferPointer { entries -> Int? in
+                let mask = buckets.count - 1
+                var bucket = home
+                while true {
+                    let stored = Int(buckets[bucket])
+                    if stored == 0 { break }
+                    if entries[stored - 1].unsafelyUnwrapped.id == object { return stored - 1 }
+                    bucket = (bucket + 1) & mask
+                }
+                buckets[bucket] = Int32(truncatingIfNeeded: newSlot + 1)
+                return nil
+            }
+        }
+        if found == nil { count += 1 }
+        return found
+    }
+
     /// Maps the entry at `slot`, whose identity must not be mapped yet.
     mutating func insert(_ slot: Int, in entries: [ListenerEntry?]) {
         // At most three quarters full, so probes stay short.
