@@ -2,10 +2,10 @@
 /// to `P` iterates, so that its cost follows the listeners that match, not
 /// every listener in the table.
 ///
-/// Built on the first broadcast to `P` (one cast per live entry), then kept in
-/// step incrementally: an added entry is tested against every existing index
-/// (one cast per protocol ever broadcast), a removed one is only counted, and
-/// the member list is filtered once the removals counted since the last
+/// Built on the first broadcast to `P` (one cast per listener class), then
+/// kept in step incrementally: the entries added since it was last used are
+/// taken in when it is next used (`takeIn`), a removed one is only counted,
+/// and the member list is filtered once the removals counted since the last
 /// filter reach half its length (amortized O(1) per removal).
 /// Anything that breaks the incremental invariants (a compaction, an object
 /// with two entries, a conformance learned on an actor) simply drops the index
