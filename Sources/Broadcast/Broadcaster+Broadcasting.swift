@@ -37,6 +37,8 @@ extension Broadcaster {
     ///   scheduled call; if its actor finds no conformance, the call does
     ///   nothing and later broadcasts count exactly.
     ///   ``broadcastAndWait(to:isolation:_:)`` always returns the exact count.
+    @inlinable
+    @inline(__always)
     @discardableResult
     public func broadcast<P>(
         to listenerType: P.Type,
@@ -63,6 +65,7 @@ extension Broadcaster {
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call, on the main actor.
     /// - Returns: The number of calls made or scheduled.
+    @inlinable
     @discardableResult
     public func broadcastOnMainActor<P>(
         to listenerType: P.Type,
@@ -139,6 +142,11 @@ extension Broadcaster {
     ///   - completion: If given, called once with the number of calls made,
     ///     after the scheduled ones have run too.
     /// - Returns: The number of calls made or scheduled.
+    ///
+    /// Inlinable with `dispatch` and ``Delivery``, so that the delivery loop is compiled for `P`
+    /// where the broadcast is written; the snapshot (and any cast) stays in
+    /// the library.
+    @inlinable
     func send<P>(
         to listenerType: P.Type,
         sticky: Bool,
@@ -147,19 +155,73 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        var context = DeliveryContext(isolation: isolation)
-        let members = storage.withLock { storage in
-            if sticky {
-                storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
-            }
-            return storage.members(of: P.self, in: &context)
-        }
+        // `deliver` goes into the library only where it is kept (a sticky
+        // broadcast, a scheduled call): passed on every broadcast, its
+        // captures were retained and released twice per broadcast.
+        var (members, place) =
+            sticky
+            ? snapshot(of: P.self, recordingSticky: deliver, actorOverride: actorOverride, from: isolation)
+            : snapshot(of: P.self, from: isolation)
         return dispatch(
-            to: members, as: P.self, in: &context, actorOverride: actorOverride, deliver, completion: completion)
+            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
+    }
+
+    /// The members of `P`'s index, taken under the lock.
+    ///
+    /// Builds the index (with one cast per listener) on first use, so it is
+    /// not inlinable: it casts (see ``Delivery``).
+    @usableFromInline
+    func snapshot<P>(of _: P.Type, from isolation: (any Actor)?) -> (members: [IndexMember], place: DeliveryPlace) {
+        var place = DeliveryPlace(isolation: isolation)
+        let key = ObjectIdentifier(P.self)
+        let members = storage.withLock { storage in
+            if let members = storage.latestMembers(for: key) { return members }
+            return storage.members(of: P.self, in: &place.context)
+        }
+        return (members, place)
+    }
+
+    /// ``snapshot(of:from:)``, recording `deliver` as `P`'s sticky broadcast in
+    /// the same critical section.
+    @usableFromInline
+    func snapshot<P>(
+        of _: P.Type,
+        recordingSticky deliver: @escaping @Sendable (P) -> Void,
+        actorOverride: (any Actor)?,
+        from isolation: (any Actor)?
+    ) -> (members: [IndexMember], place: DeliveryPlace) {
+        var place = DeliveryPlace(isolation: isolation)
+        let members = storage.withLock { storage in
+            storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
+            return storage.members(of: P.self, in: &place.context)
+        }
+        return (members, place)
     }
 
     /// Delivers to `members` (a snapshot): calls what can be called here and
     /// schedules the rest on their actors.
+    @inlinable
+    func dispatch<P>(
+        to members: [IndexMember],
+        as _: P.Type,
+        in place: inout DeliveryPlace,
+        actorOverride: (any Actor)?,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        completion: (@Sendable (Int) -> Void)?
+    ) -> Int {
+        var scheduled = ScheduledDeliveries()
+        let count = Delivery.deliver(
+            to: members, as: P.self, place: &place, actorOverride: actorOverride,
+            scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
+        if scheduled.isEmpty {
+            completion?(count)
+            return count
+        }
+        schedule(scheduled, madeHere: count, as: P.self, deliver, completion: completion)
+        return count
+    }
+
+    /// The same, for code that holds a ``DeliveryContext``.
     func dispatch<P>(
         to members: [IndexMember],
         as _: P.Type,
@@ -168,14 +230,30 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        var scheduled = ScheduledDeliveries()
-        let count = Delivery.deliver(
-            to: members, as: P.self, context: &context, actorOverride: actorOverride,
-            scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
-        if scheduled.isEmpty {
-            completion?(count)
-            return count
-        }
+        var place = DeliveryPlace(context: context)
+        defer { context = place.context }
+        return dispatch(
+            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
+    }
+
+    /// Enqueues each actor's batch of `scheduled` on that actor.
+    ///
+    /// - Parameters:
+    ///   - scheduled: The calls to make on actors.
+    ///   - count: The calls made or scheduled by the broadcast, including
+    ///     these.
+    ///   - listenerType: The protocol to call them as.
+    ///   - deliver: Makes the typed call.
+    ///   - completion: If given, receives the total once the last batch has
+    ///     run.
+    @usableFromInline
+    func schedule<P>(
+        _ scheduled: ScheduledDeliveries,
+        madeHere count: Int,
+        as listenerType: P.Type,
+        _ deliver: @escaping @Sendable (P) -> Void,
+        completion: (@Sendable (Int) -> Void)?
+    ) {
         let tally = completion.map {
             DeliveryTally(
                 madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
@@ -183,7 +261,6 @@ extension Broadcaster {
         for batch in scheduled.batches {
             schedule(batch.entries, on: batch.actor, as: P.self, deliver) { tally?.batchFinished(made: $0) }
         }
-        return count
     }
 
     /// Enqueues one job on `actor`'s mailbox that calls `entries` as `P`
@@ -213,6 +290,7 @@ extension Broadcaster {
     }
 
     /// Records what a delivery proved: `type` does not conform to `P`.
+    @usableFromInline
     func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type) {
         storage.withLock { $0.recordNonconformance(of: type, to: P.self) }
     }
@@ -222,6 +300,7 @@ extension Broadcaster {
     /// Only ever invoked on the main actor: the delivery path runs it either
     /// where ``DeliveryContext`` found the main actor, or in the main actor's
     /// mailbox.
+    @usableFromInline
     static func mainActorCall<P>(_ deliver: @escaping @MainActor @Sendable (P) -> Void) -> @Sendable (P) -> Void {
         { listener in
             // Safe: this closure only runs on the main actor (see above), where

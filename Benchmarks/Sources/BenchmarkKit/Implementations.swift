@@ -301,7 +301,7 @@ public final class ClosureArray: Implementation, @unchecked Sendable {
     }
 }
 
-/// Every implementation, in the order of the issue.
+/// Every implementation, in the order of the tables.
 public let allImplementations: [any Implementation.Type] = [
     StrongArray.self, WeakTyped.self, SeedDesign.self, BroadcasterImplementation.self,
     NotificationCenterBlocks.self, MainActorMessages.self, OpenCombineSubject.self, ClosureArray.self,

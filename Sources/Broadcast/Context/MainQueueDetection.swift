@@ -15,7 +15,15 @@ enum MainQueueDetection {
     }()
 
     static var isOnMainQueue: Bool {
-        DispatchQueue.getSpecific(key: tag.key) != nil
+        #if canImport(Darwin)
+            DispatchQueue.getSpecific(key: tag.key) != nil
+        #else
+            // The C call the overlay's `getSpecific` makes, with the same key
+            // (the key object's address): the generic wrapper around it (value
+            // box, `Optional<UInt8>` witnesses, key retain and release) cost
+            // more than the lookup itself, and only presence is asked here.
+            dispatchGetSpecific(Unmanaged.passUnretained(tag.key).toOpaque()) != nil
+        #endif
     }
 
     /// The queue-specific key, shareable across threads.
@@ -27,3 +35,13 @@ enum MainQueueDetection {
         let key = DispatchSpecificKey<UInt8>()
     }
 }
+
+#if !canImport(Darwin)
+    /// libdispatch's `dispatch_get_specific(const void *key)`.
+    ///
+    /// The Linux overlay marks it unavailable in favour of its generic
+    /// wrapper. One pointer in, one out: the Swift and C conventions pass
+    /// both the same way.
+    @_silgen_name("dispatch_get_specific")
+    private func dispatchGetSpecific(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
+#endif

@@ -3,6 +3,20 @@
 /// Runs with no lock held. Before each call it re-checks that the entry is
 /// still registered and its listener alive, which is what makes a removal or
 /// release during a broadcast take effect for the rest of that broadcast.
+///
+/// `deliver` is inlinable, so that a broadcast's loop is compiled for its
+/// `P` in the module that broadcasts: unspecialized, the loop paid value
+/// witnesses, closure thunks and metadata for every member (about 180
+/// instructions per delivery; callgrind, Docs/PerformanceNotes.md). It must
+/// never contain a conformance cast (`as? P`, `is P`), nor may anything it
+/// inlines: the runtime checks a conformance isolated to a global actor
+/// (`extension Screen: @MainActor P`) only in the generic cast, and a cast
+/// specialized to a concrete protocol was measured to succeed off that actor.
+/// The casts stay in ``IndexMember/castAndCall(_:as:_:)`` and
+/// ``ConformanceIndex``, which are not inlinable, and the questions about
+/// where the broadcast runs stay in ``DeliveryContext``, asked through
+/// ``DeliveryPlace``.
+@usableFromInline
 enum Delivery {
     /// Calls every member that can be called where the broadcast runs, and
     /// collects the others into `scheduled`, grouped by their actor.
@@ -10,7 +24,7 @@ enum Delivery {
     /// - Parameters:
     ///   - members: A snapshot of the index, in registration order.
     ///   - listenerType: The protocol the members are delivered as.
-    ///   - context: Where the broadcast runs.
+    ///   - place: Where the broadcast runs.
     ///   - actorOverride: An actor every member must be called on
     ///     (``Broadcaster/broadcastOnMainActor(to:sticky:isolation:_:)``),
     ///     replacing the isolation each registered with.
@@ -19,33 +33,43 @@ enum Delivery {
     ///     conform (one that was only tentatively in the index).
     ///   - call: Makes the typed call.
     /// - Returns: The number of calls made or scheduled.
+    @inlinable
     static func deliver<P>(
         to members: [IndexMember],
         as listenerType: P.Type,
-        context: inout DeliveryContext,
+        place: inout DeliveryPlace,
         actorOverride: (any Actor)?,
         scheduled: inout ScheduledDeliveries,
         nonconforming: (AnyObject.Type) -> Void,
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
-        for member in members {
-            let entry = member.entry
-            guard let object = entry.liveObject else { continue }
-            guard let actor = actorOverride ?? entry.isolation else {
-                if member.withListener(object, as: P.self, in: &context, call) { count += 1 }
-                continue
-            }
-            if !context.isRunning(on: actor) {
-                scheduled.append(entry, on: actor)
-                count += 1
-            } else if member.withListener(object, as: P.self, in: &context, call) {
-                count += 1
-            } else if context.castsAreDefinitive(on: actor) {
-                nonconforming(type(of: object))
-            } else {
-                scheduled.append(entry, on: actor)
-                count += 1
+        // Members and entries are borrowed from the snapshot, which the
+        // caller keeps alive: copying each member out of the array retained
+        // and released its entry (65 instructions per delivery).
+        members.withUnsafeBufferPointer { members in
+            for index in members.indices {
+                let projection = members[index].projection.map { Unmanaged.passUnretained($0) }
+                Unmanaged.passUnretained(members[index].entry)._withUnsafeGuaranteedRef { entry in
+                    guard let object = entry.liveObject else { return }
+                    guard let actor = actorOverride ?? entry.isolation else {
+                        if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                            count += 1
+                        }
+                        return
+                    }
+                    if !place.isRunning(on: actor) {
+                        scheduled.append(entry, on: actor)
+                        count += 1
+                    } else if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                        count += 1
+                    } else if place.castsAreDefinitive(on: actor) {
+                        nonconforming(type(of: object))
+                    } else {
+                        scheduled.append(entry, on: actor)
+                        count += 1
+                    }
+                }
             }
         }
         return count
@@ -80,18 +104,25 @@ enum Delivery {
 
 /// The deliveries a broadcast could not make where it ran, grouped by the
 /// actor they must run on, each group in registration order.
+@usableFromInline
 struct ScheduledDeliveries {
+    @usableFromInline
     struct Batch {
         let actor: any Actor
         var entries: [ListenerEntry]
     }
 
-    private(set) var batches: [Batch] = []
+    @usableFromInline private(set) var batches: [Batch]
 
+    @inlinable
+    init() { batches = [] }
+
+    @inlinable
     var isEmpty: Bool { batches.isEmpty }
 
     var entryCount: Int { batches.reduce(0) { $0 + $1.entries.count } }
 
+    @usableFromInline
     mutating func append(_ entry: ListenerEntry, on actor: any Actor) {
         // Few distinct actors (usually only the main actor): a linear search
         // beats hashing.
@@ -100,5 +131,40 @@ struct ScheduledDeliveries {
         } else {
             batches.append(Batch(actor: actor, entries: [entry]))
         }
+    }
+}
+
+/// Where a broadcast runs, as the inlinable delivery loop sees it: a
+/// ``DeliveryContext`` whose questions are answered in the library, not
+/// inlined, so that what is called here and what is scheduled stays decided
+/// in one place.
+@usableFromInline
+struct DeliveryPlace {
+    var context: DeliveryContext
+
+    init(isolation: (any Actor)?) {
+        context = DeliveryContext(isolation: isolation)
+    }
+
+    init(context: DeliveryContext) {
+        self.context = context
+    }
+
+    /// See ``DeliveryContext/isRunning(on:)``.
+    @usableFromInline
+    mutating func isRunning(on actor: any Actor) -> Bool {
+        context.isRunning(on: actor)
+    }
+
+    /// See ``DeliveryContext/castsAreDefinitive(on:)``.
+    @usableFromInline
+    mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
+        context.castsAreDefinitive(on: actor)
+    }
+
+    /// See ``DeliveryContext/isOnMainQueue``.
+    @usableFromInline
+    var isOnMainQueue: Bool {
+        mutating get { context.isOnMainQueue }
     }
 }

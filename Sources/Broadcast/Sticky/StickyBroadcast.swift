@@ -36,7 +36,7 @@ struct StickyBroadcast: Sendable {
         }
         replay = { broadcaster, entry, context in
             _ = broadcaster.dispatch(
-                to: [IndexMember(entry: entry, projection: .none)], as: P.self, in: &context,
+                to: [IndexMember(entry: entry, projection: nil)], as: P.self, in: &context,
                 actorOverride: actorOverride, deliver, completion: nil)
         }
     }

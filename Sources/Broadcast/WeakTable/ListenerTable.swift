@@ -17,9 +17,9 @@ struct ListenerTable {
     ///
     /// `nil` marks a removed slot until the next compaction.
     private(set) var entries: [ListenerEntry?] = []
-    /// Where each `addListener` entry is, by object: the common case, keyed
-    /// by a bare identifier to keep the map small.
-    private var listenerSlots: [ObjectIdentifier: Int] = [:]
+    /// Where each `addListener` entry is, by object: the common case, in a
+    /// map that stores no keys.
+    private var listenerSlots = SlotMap()
     /// Where each single-protocol registration's entry is.
     private var registrationSlots: [EntryKey: Int] = [:]
     /// How many single-protocol registrations each object has (an object with
@@ -53,6 +53,30 @@ struct ListenerTable {
     }
 
     mutating func add(_ entry: ListenerEntry) -> Insertion {
+        guard entry.onlyProtocol == nil else { return addRegistration(entry) }
+        let key = EntryKey(object: entry.id, onlyProtocol: nil)
+        var replacedDeadEntry = false
+        if let slot = listenerSlots.slot(of: entry.id, orInsert: entries.count, in: entries) {
+            let existing = entries[slot].unsafelyUnwrapped
+            // Alive at this address, so it is the same object (two live
+            // objects never share an address): keep its position.
+            if existing.object != nil { return .alreadyPresent }
+            // The old object died and its address was reused.
+            vacate(slot: slot, key: key, entry: existing)
+            replacedDeadEntry = true
+            entries.append(entry)
+            listenerSlots.insert(entries.count - 1, in: entries)
+        } else {
+            entries.append(entry)
+        }
+        // Its only other entries can be single-protocol registrations.
+        let sharesObject = !registrationCounts.isEmpty && registrationCounts[entry.id] != nil
+        let compacted = entries.count >= compactionThreshold && compact()
+        return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
+    }
+
+    /// Adds a single-protocol registration's entry.
+    private mutating func addRegistration(_ entry: ListenerEntry) -> Insertion {
         let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
         var replacedDeadEntry = false
         if let slot = slot(for: key), let existing = entries[slot] {
@@ -66,8 +90,8 @@ struct ListenerTable {
             replacedDeadEntry = true
         }
         let sharesObject = hasEntries(of: entry.id)
-        setSlot(entries.count, for: key)
         entries.append(entry)
+        setSlot(entries.count - 1, for: key)
         let compacted = entries.count >= compactionThreshold && compact()
         return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
     }
@@ -103,7 +127,7 @@ struct ListenerTable {
         }
         var kept: [ListenerEntry?] = []
         kept.reserveCapacity(entries.count - removedSlots)
-        listenerSlots.removeAll(keepingCapacity: true)
+        listenerSlots.removeAll()
         registrationSlots.removeAll(keepingCapacity: true)
         registrationCounts.removeAll(keepingCapacity: true)
         for case let entry? in entries {
@@ -111,8 +135,12 @@ struct ListenerTable {
                 entry.retire()
                 continue
             }
-            setSlot(kept.count, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
             kept.append(entry)
+            if entry.onlyProtocol == nil {
+                listenerSlots.insert(kept.count - 1, in: kept)
+            } else {
+                setSlot(kept.count - 1, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
+            }
         }
         entries = kept
         removedSlots = 0
@@ -122,21 +150,23 @@ struct ListenerTable {
 
     private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
         entry.retire()
+        // Unmapped first: the slot map reads identities from the entries.
+        if key.onlyProtocol == nil {
+            listenerSlots.remove(key.object, in: entries)
+        } else {
+            setSlot(nil, for: key)
+        }
         entries[slot] = nil
-        setSlot(nil, for: key)
         removedSlots += 1
     }
 
     private func slot(for key: EntryKey) -> Int? {
-        key.onlyProtocol == nil ? listenerSlots[key.object] : registrationSlots[key]
+        key.onlyProtocol == nil ? listenerSlots.slot(of: key.object, in: entries) : registrationSlots[key]
     }
 
-    /// Records (or, with nil, forgets) where `key`'s entry is.
+    /// Records (or, with nil, forgets) where a single-protocol
+    /// registration's entry is.
     private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
-        guard key.onlyProtocol != nil else {
-            listenerSlots[key.object] = slot
-            return
-        }
         if let slot {
             if registrationSlots.updateValue(slot, forKey: key) == nil {
                 registrationCounts[key.object, default: 0] += 1
@@ -149,6 +179,6 @@ struct ListenerTable {
 
     /// Whether `object` has any entry in the table.
     private func hasEntries(of object: ObjectIdentifier) -> Bool {
-        listenerSlots[object] != nil || registrationCounts[object] != nil
+        listenerSlots.slot(of: object, in: entries) != nil || registrationCounts[object] != nil
     }
 }

@@ -14,10 +14,17 @@ enum ListenerValidation {
     /// `isBoxedValue` answered once per class: it depends only on the type, and
     /// costs ~10,000 instructions (ten Foundation class casts and a type name).
     private static let verdicts = Mutex<[ObjectIdentifier: Bool]>([:])
+    /// The class accepted last, checked before `verdicts`.
+    ///
+    /// Registrations come in runs of one class, and the lock and hash cost
+    /// more than the rest of the check. Relaxed ordering suffices: any value it holds is a class
+    /// already accepted, and a verdict never changes.
+    private static let lastAccepted = Atomic<UInt>(0)
 
     /// Whether `listener` can be registered; reports a refusal once per type.
     static func accepts(_ listener: AnyObject) -> Bool {
         let typeID = ObjectIdentifier(type(of: listener))
+        if lastAccepted.load(ordering: .relaxed) == UInt(bitPattern: typeID) { return true }
         let isBoxed: Bool
         if let known = verdicts.withLock({ $0[typeID] }) {
             isBoxed = known
@@ -25,7 +32,10 @@ enum ListenerValidation {
             isBoxed = isBoxedValue(listener)
             verdicts.withLock { $0[typeID] = isBoxed }
         }
-        guard isBoxed else { return true }
+        guard isBoxed else {
+            lastAccepted.store(UInt(bitPattern: typeID), ordering: .relaxed)
+            return true
+        }
         let listenerType: AnyObject.Type = type(of: listener)
         let isFirstReport = reportedTypes.withLock { $0.insert(ObjectIdentifier(listenerType)).inserted }
         if isFirstReport {

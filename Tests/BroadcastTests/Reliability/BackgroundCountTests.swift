@@ -34,4 +34,20 @@ struct BackgroundCountTests {
         #expect(awaited == 0)
         withExtendedLifetime(bystander) {}
     }
+
+    @Test("a listener registered on the main actor after the first broadcast is settled by its registration")
+    func registrationOnTheMainActorSettlesConformance() async {
+        let broadcaster = Broadcaster()
+        // The protocol's index exists before the registration.
+        #expect(broadcaster.broadcast(to: LifePing.self) { $0.ping(0) } == 0)
+        let bystander = MainActorBystander()
+        // A main-actor task can check a main-actor-isolated conformance, so
+        // the registration there decides that the bystander does not conform.
+        await MainActor.run { _ = broadcaster.addListener(bystander) }
+        let returned = await Task.detached { broadcaster.broadcast(to: LifePing.self) { $0.ping(1) } }.value
+        #expect(returned == 0)
+        #expect(
+            broadcaster.deliveryExplanation(for: bystander, to: LifePing.self) == .doesNotConform)
+        withExtendedLifetime(bystander) {}
+    }
 }
