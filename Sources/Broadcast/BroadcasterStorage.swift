@@ -45,7 +45,9 @@ struct BroadcasterStorage {
         case .alreadyPresent:
             return false
         case .appended(let invalidatesIndexes):
-            settleConformances(of: entry, in: &context)
+            // The box, not `isolation`: a nil check, where reading the
+            // existential cost a non-isolated add 29 instructions (callgrind).
+            if entry.isolationBox != nil { settleConformances(of: entry, in: &context) }
             if invalidatesIndexes { dropIndexes() }
             return true
         }
@@ -53,6 +55,7 @@ struct BroadcasterStorage {
 
     /// Records `entry`'s conformance to every indexed protocol, if it has an
     /// actor and `context` can check conformances isolated to it.
+    @inline(never)
     private mutating func settleConformances(of entry: ListenerEntry, in context: inout DeliveryContext) {
         guard !indexes.isEmpty, let actor = entry.isolation, let object = entry.liveObject,
             context.castsAreDefinitive(on: actor)
