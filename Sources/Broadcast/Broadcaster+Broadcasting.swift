@@ -259,7 +259,10 @@ extension Broadcaster {
                 madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
         }
         for batch in scheduled.batches {
-            schedule(batch.entries, on: batch.actor, as: P.self, deliver) { tally?.batchFinished(made: $0) }
+            schedule(
+                batch.entries, on: batch.actor, as: P.self, deliver,
+                teachingProjections: batch.teachesProjections && batch.actor === MainActor.shared
+            ) { tally?.batchFinished(made: $0) }
         }
     }
 
@@ -271,20 +274,28 @@ extension Broadcaster {
     ///   - actor: Where to call them.
     ///   - listenerType: The protocol to call them as.
     ///   - deliver: Makes the typed call.
+    ///   - teachingProjections: Whether the calls' casts (on the main actor)
+    ///     should leave their classes' projections in `P`'s index (see
+    ///     ``LearnedProjections``).
     ///   - finished: Called on `actor` with the number of calls made.
     func schedule<P>(
         _ entries: [ListenerEntry],
         on actor: any Actor,
         as listenerType: P.Type,
         _ deliver: @escaping @Sendable (P) -> Void,
+        teachingProjections: Bool = false,
         finished: (@Sendable (Int) -> Void)? = nil
     ) {
         mailboxes.mailbox(for: actor).enqueue { _ in
+            var learned = LearnedProjections()
             let made = Delivery.deliverScheduled(
                 entries, as: P.self,
                 nonconforming: { type in
                     self.recordNonconformance(of: type, to: P.self)
-                }, deliver)
+                },
+                conforming: teachingProjections ? { object, listener in learned.note(listener, of: object) } : nil,
+                deliver)
+            if !learned.isEmpty { self.storage.withLock { $0.adopt(learned, to: P.self) } }
             finished?(made)
         }
     }

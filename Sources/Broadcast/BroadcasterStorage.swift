@@ -151,6 +151,14 @@ struct BroadcasterStorage {
         return members(of: P.self, in: &context)
     }
 
+    /// Gives `P`'s index the projections that scheduled calls on the main
+    /// actor learned (see ``LearnedProjections``).
+    mutating func adopt<P>(_ learned: LearnedProjections, to _: P.Type) {
+        guard let index = indexes[ObjectIdentifier(P.self)] else { return }
+        // The key is `P`'s identity, so the index is a ConformanceIndex<P>.
+        unsafeDowncast(index, to: ConformanceIndex<P>.self).adopt(learned)
+    }
+
     /// Records that `type` does not conform to `P`, learned by a delivery on the
     /// listener's actor, and drops `P`'s index so it is rebuilt without it.
     mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type) {

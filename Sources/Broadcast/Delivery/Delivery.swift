@@ -66,7 +66,7 @@ enum Delivery {
                     } else if place.castsAreDefinitive(on: actor) {
                         nonconforming(type(of: object))
                     } else {
-                        scheduled.append(entry, on: actor)
+                        scheduled.appendUnsettled(entry, on: actor)
                         count += 1
                     }
                 }
@@ -77,7 +77,8 @@ enum Delivery {
 
     /// Runs a scheduled batch on its actor.
     ///
-    /// Every cast here is definitive, so
+    /// `conforming`, if given, is told each listener whose cast succeeded,
+    /// before its call. Every cast here is definitive, so
     /// a listener that turns out not to conform is reported through
     /// `nonconforming` (and is not counted).
     ///
@@ -86,12 +87,14 @@ enum Delivery {
         _ entries: [ListenerEntry],
         as _: P.Type,
         nonconforming: (AnyObject.Type) -> Void,
+        conforming: ((AnyObject, P) -> Void)? = nil,
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
         for entry in entries {
             guard let object = entry.liveObject else { continue }
             if let listener = object as? P {
+                conforming?(object, listener)
                 call(listener)
                 count += 1
             } else {
@@ -110,6 +113,12 @@ struct ScheduledDeliveries {
     struct Batch {
         let actor: any Actor
         var entries: [ListenerEntry]
+        /// Whether an entry is here because the broadcast ran on the actor
+        /// but could not check the listener's conformance there (a
+        /// main-queue block off the main thread): the scheduled call, which
+        /// can, then teaches the index the listener class's projection, so
+        /// later broadcasts there call it at once.
+        var teachesProjections = false
     }
 
     @usableFromInline private(set) var batches: [Batch]
@@ -130,6 +139,16 @@ struct ScheduledDeliveries {
             batches[index].entries.append(entry)
         } else {
             batches.append(Batch(actor: actor, entries: [entry]))
+        }
+    }
+
+    /// Appends an entry whose conformance could not be checked where the
+    /// broadcast runs, although it runs on the entry's actor.
+    @usableFromInline
+    mutating func appendUnsettled(_ entry: ListenerEntry, on actor: any Actor) {
+        append(entry, on: actor)
+        if let index = batches.firstIndex(where: { $0.actor === actor }) {
+            batches[index].teachesProjections = true
         }
     }
 }

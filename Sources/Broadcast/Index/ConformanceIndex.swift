@@ -80,6 +80,23 @@ final class ConformanceIndex<P>: IndexMembers, AnyConformanceIndex {
         return members
     }
 
+    /// Gives the members of each learned class that have no projection the
+    /// class's projection, and keeps it for the class's later members.
+    ///
+    /// Runs once per class: afterwards its members have a projection and
+    /// are no longer scheduled for want of one.
+    func adopt(_ learned: LearnedProjections) {
+        for (objectType, projection) in learned.projections {
+            projections[objectType] = projection
+            lastProjection = (objectType, projection)
+            for position in members.indices where members[position].projection == nil {
+                guard let object = members[position].entry.object, ObjectIdentifier(type(of: object)) == objectType
+                else { continue }
+                members[position] = IndexMember(entry: members[position].entry, projection: projection)
+            }
+        }
+    }
+
     /// Records whether `object`'s class conforms to `P`, unless known; the
     /// caller has made sure a failed cast is definitive where this runs.
     func settleConformance(of object: AnyObject, cache: inout ConformanceCache) {

@@ -310,4 +310,34 @@ struct ActorTests {
             #expect(screen.offMainQueueCalls == 0)
         }
     }
+
+    @Test func aScheduledCallTeachesLaterMainQueueBroadcastsToCallTheScreenAtOnce() async {
+        // Where a main-queue block cannot check the screen's isolated
+        // conformance (Linux: the test runner services the main queue off the
+        // main thread), the first broadcast schedules the call. That call runs
+        // in a main-actor task, where the cast succeeds, and leaves the
+        // screen's class projection in the index: the next broadcast from a
+        // main-queue block calls the screen before it returns.
+        let broadcaster = Broadcaster()
+        let screen = await Screen(broadcaster: broadcaster)
+        _ = await Self.onMainQueue { Self.broadcastFromMainQueue(broadcaster, title: "first") }
+        await broadcaster.waitForScheduledDeliveries()
+        let calledBeforeReturning = await Self.onMainQueue {
+            _ = Self.broadcastFromMainQueue(broadcaster, title: "second")
+            return MainActor.assumeIsolated { screen.titles.last == "second" }
+        }
+        #expect(calledBeforeReturning)
+        await broadcaster.waitForScheduledDeliveries()
+        await MainActor.run {
+            #expect(screen.titles == ["first", "second"])
+            #expect(screen.offMainQueueCalls == 0)
+        }
+    }
+
+    /// Runs `body` in a plain `DispatchQueue.main.async` block (not a task).
+    private static func onMainQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.main.async { continuation.resume(returning: body()) }
+        }
+    }
 }
