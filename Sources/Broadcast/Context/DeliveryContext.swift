@@ -58,31 +58,27 @@ struct DeliveryContext {
 
     /// Whether the code runs inside a task; asked at most once.
     var isInTask: Bool {
-        mutating get {
-            if let cachedIsInTask { return cachedIsInTask }
-            let isInTask = withUnsafeCurrentTask { $0 != nil }
-            cachedIsInTask = isInTask
-            return isInTask
-        }
+        mutating get { Self.answer(&cachedIsInTask) { withUnsafeCurrentTask { $0 != nil } } }
     }
 
     /// Whether the code runs on the process's main thread; asked at most once.
     var isOnMainThread: Bool {
-        mutating get {
-            if let cachedIsOnMainThread { return cachedIsOnMainThread }
-            let isOnMainThread = Thread.isMainThread
-            cachedIsOnMainThread = isOnMainThread
-            return isOnMainThread
-        }
+        mutating get { Self.answer(&cachedIsOnMainThread) { Thread.isMainThread } }
     }
 
     /// Whether the code runs on the main queue; asked at most once.
     var isOnMainQueue: Bool {
-        mutating get {
-            if let cachedIsOnMainQueue { return cachedIsOnMainQueue }
-            let isOnMainQueue = MainQueueDetection.isOnMainQueue
-            cachedIsOnMainQueue = isOnMainQueue
-            return isOnMainQueue
-        }
+        mutating get { Self.answer(&cachedIsOnMainQueue) { MainQueueDetection.isOnMainQueue } }
+    }
+
+    /// The answer kept in `cache`, asking `question` the first time: the
+    /// facts do not change while one broadcast runs, and each costs a call
+    /// into the runtime, Foundation or Dispatch.
+    @inline(__always)
+    private static func answer(_ cache: inout Bool?, _ question: () -> Bool) -> Bool {
+        if let cache { return cache }
+        let answer = question()
+        cache = answer
+        return answer
     }
 }

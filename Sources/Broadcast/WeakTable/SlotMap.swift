@@ -20,13 +20,19 @@ struct SlotMap {
 
     /// The slot of the entry whose identity is `object`, if mapped.
     func slot(of object: ObjectIdentifier, in entries: [ListenerEntry?]) -> Int? {
+        bucket(of: object, in: entries).map { Int(buckets[$0]) - 1 }
+    }
+
+    /// The bucket that maps `object`, if mapped (linear probing from its
+    /// home bucket until an empty one).
+    private func bucket(of object: ObjectIdentifier, in entries: [ListenerEntry?]) -> Int? {
         guard !buckets.isEmpty else { return nil }
         let mask = buckets.count - 1
         var bucket = home(of: object)
         while true {
             let stored = Int(buckets[bucket])
             if stored == 0 { return nil }
-            if entries[stored - 1].unsafelyUnwrapped.id == object { return stored - 1 }
+            if entries[stored - 1].unsafelyUnwrapped.id == object { return bucket }
             bucket = (bucket + 1) & mask
         }
     }
@@ -69,15 +75,8 @@ struct SlotMap {
     /// Unmaps `object`; returns the slot it had.
     @discardableResult
     mutating func remove(_ object: ObjectIdentifier, in entries: [ListenerEntry?]) -> Int? {
-        guard !buckets.isEmpty else { return nil }
+        guard let bucket = bucket(of: object, in: entries) else { return nil }
         let mask = buckets.count - 1
-        var bucket = home(of: object)
-        while true {
-            let stored = Int(buckets[bucket])
-            if stored == 0 { return nil }
-            if entries[stored - 1].unsafelyUnwrapped.id == object { break }
-            bucket = (bucket + 1) & mask
-        }
         let removed = Int(buckets[bucket]) - 1
         buckets[bucket] = 0
         count -= 1
