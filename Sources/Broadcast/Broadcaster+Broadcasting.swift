@@ -160,7 +160,8 @@ extension Broadcaster {
         // captures were retained and released twice per broadcast.
         var (members, place) =
             sticky
-            ? snapshot(of: P.self, recordingSticky: deliver, actorOverride: actorOverride, from: isolation)
+            ? snapshot(
+                of: P.self, recordingSticky: deliver, event: nil, actorOverride: actorOverride, from: isolation)
             : snapshot(of: P.self, from: isolation)
         return dispatch(
             to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
@@ -181,18 +182,20 @@ extension Broadcaster {
         return (members, place)
     }
 
-    /// ``snapshot(of:from:)``, recording `deliver` as `P`'s sticky broadcast in
-    /// the same critical section.
+    /// ``snapshot(of:from:)``, recording `deliver` (and, for a sticky event,
+    /// its value) as `P`'s sticky broadcast in the same critical section.
     @usableFromInline
     func snapshot<P>(
         of _: P.Type,
         recordingSticky deliver: @escaping @Sendable (P) -> Void,
+        event: (any Sendable)?,
         actorOverride: (any Actor)?,
         from isolation: (any Actor)?
     ) -> (members: [IndexMember], place: DeliveryPlace) {
         var place = DeliveryPlace(isolation: isolation)
+        let sticky = StickyBroadcast(for: P.self, actorOverride: actorOverride, event: event, deliver)
         let members = storage.withLock { storage in
-            storage.setStickyBroadcast(StickyBroadcast(for: P.self, actorOverride: actorOverride, deliver))
+            storage.setStickyBroadcast(sticky)
             return storage.members(of: P.self, in: &place.context)
         }
         return (members, place)
@@ -259,10 +262,10 @@ extension Broadcaster {
                 madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
         }
         for batch in scheduled.batches {
-            schedule(
-                batch.entries, on: batch.actor, as: P.self, deliver,
-                teachingProjections: batch.teachesProjections && batch.actor === MainActor.shared
-            ) { tally?.batchFinished(made: $0) }
+            schedule(batch.entries, on: batch.actor, as: P.self, deliver, teachingProjections: batch.teachesProjections)
+            {
+                tally?.batchFinished(made: $0)
+            }
         }
     }
 
@@ -287,15 +290,13 @@ extension Broadcaster {
         finished: (@Sendable (Int) -> Void)? = nil
     ) {
         mailboxes.mailbox(for: actor).enqueue { _ in
-            var learned = LearnedProjections()
+            var learned = teachingProjections ? LearnedProjections() : nil
             let made = Delivery.deliverScheduled(
                 entries, as: P.self,
                 nonconforming: { type in
                     self.recordNonconformance(of: type, to: P.self)
-                },
-                conforming: teachingProjections ? { object, listener in learned.note(listener, of: object) } : nil,
-                deliver)
-            if !learned.isEmpty { self.storage.withLock { $0.adopt(learned, to: P.self) } }
+                }, learning: &learned, deliver)
+            if let learned, !learned.isEmpty { self.storage.withLock { $0.adopt(learned, to: P.self) } }
             finished?(made)
         }
     }

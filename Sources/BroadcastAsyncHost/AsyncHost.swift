@@ -17,10 +17,7 @@ struct AsyncHost {
         scenario.broadcast(count: 1_000)
         scenario.broadcastLoop(count: broadcasts, label: "first loop", limit: HostScenario.flatMemoryLimit)
         scenario.broadcastLoop(count: broadcasts, label: "second loop", limit: HostScenario.flatMemoryLimit)
-        scenario.measure()
-        scenario.checkQueries()
-        scenario.replaySticky()
-        scenario.postApplicationNotifications()
+        scenario.checkMainContext()
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 scenario.broadcastHere(count: 1_000)

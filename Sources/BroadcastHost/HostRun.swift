@@ -32,11 +32,9 @@ enum HostRun {
                 scenario.broadcastLoop(
                     count: broadcasts, label: "second loop", limit: HostScenario.flatMemoryLimit,
                     settlesLater: settlesLater)
-                scenario.measure()
-                scenario.checkQueries()
-                // Registration from a main-actor handler, as UIKit calls one.
-                MainActor.assumeIsolated { scenario.replaySticky() }
-                scenario.postApplicationNotifications()
+                // A main-actor handler, as UIKit calls one: the late listener
+                // registers from main-actor code.
+                MainActor.assumeIsolated { scenario.checkMainContext() }
                 whenDelivered(scenario) {
                     scenario.broadcastFromBackgroundThread(count: 1_000)
                     whenDelivered(scenario) { exit(scenario.finish()) }

@@ -19,10 +19,7 @@ case "top-level":
     scenario.broadcast(count: 1_000)
     scenario.broadcastLoop(count: HostRun.broadcasts, label: "first loop", limit: HostScenario.flatMemoryLimit)
     scenario.broadcastLoop(count: HostRun.broadcasts, label: "second loop", limit: HostScenario.flatMemoryLimit)
-    scenario.measure()
-    scenario.checkQueries()
-    scenario.replaySticky()
-    scenario.postApplicationNotifications()
+    scenario.checkMainContext()
     scenario.broadcastFromBackgroundThread(count: 1_000)
     // The screen's calls from the background thread wait for the main actor,
     // which runs when the main thread runs its run loop.

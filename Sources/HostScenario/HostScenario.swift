@@ -292,6 +292,17 @@ public final class HostScenario: Sendable {
         }
     }
 
+    /// The steps every host runs in its main context after the broadcast
+    /// loops, in this order: the cost against the baseline, the queries and
+    /// explanations, a sticky replay to a late listener registered from the
+    /// caller's isolation, and the bridge's notifications.
+    public func checkMainContext(isolation: isolated (any Actor)? = #isolation) {
+        measure()
+        checkQueries()
+        replaySticky()
+        postApplicationNotifications()
+    }
+
     /// Whether every delivery the steps so far have made or scheduled has run.
     public var allDeliveriesArrived: Bool {
         let (broadcasts, bridgePosts, replays) = state.withLock { ($0.broadcasts, $0.bridgePosts, $0.stickyReplays) }

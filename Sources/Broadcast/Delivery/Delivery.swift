@@ -77,8 +77,8 @@ enum Delivery {
 
     /// Runs a scheduled batch on its actor.
     ///
-    /// `conforming`, if given, is told each listener whose cast succeeded,
-    /// before its call. Every cast here is definitive, so
+    /// `learned`, if not nil, keeps the projection of each listener class
+    /// whose cast succeeded. Every cast here is definitive, so
     /// a listener that turns out not to conform is reported through
     /// `nonconforming` (and is not counted).
     ///
@@ -87,14 +87,14 @@ enum Delivery {
         _ entries: [ListenerEntry],
         as _: P.Type,
         nonconforming: (AnyObject.Type) -> Void,
-        conforming: ((AnyObject, P) -> Void)? = nil,
+        learning learned: inout LearnedProjections?,
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
         for entry in entries {
             guard let object = entry.liveObject else { continue }
             if let listener = object as? P {
-                conforming?(object, listener)
+                learned?.note(listener, of: object)
                 call(listener)
                 count += 1
             } else {
@@ -133,23 +133,28 @@ struct ScheduledDeliveries {
 
     @usableFromInline
     mutating func append(_ entry: ListenerEntry, on actor: any Actor) {
-        // Few distinct actors (usually only the main actor): a linear search
-        // beats hashing.
-        if let index = batches.firstIndex(where: { $0.actor === actor }) {
-            batches[index].entries.append(entry)
-        } else {
-            batches.append(Batch(actor: actor, entries: [entry]))
-        }
+        batches[batch(for: actor)].entries.append(entry)
     }
 
     /// Appends an entry whose conformance could not be checked where the
     /// broadcast runs, although it runs on the entry's actor.
+    ///
+    /// Only the main actor's batch learns from it: a projection made there
+    /// is valid on the main queue, where such a broadcast runs again.
     @usableFromInline
     mutating func appendUnsettled(_ entry: ListenerEntry, on actor: any Actor) {
-        append(entry, on: actor)
-        if let index = batches.firstIndex(where: { $0.actor === actor }) {
-            batches[index].teachesProjections = true
-        }
+        let index = batch(for: actor)
+        batches[index].entries.append(entry)
+        if actor === MainActor.shared { batches[index].teachesProjections = true }
+    }
+
+    /// The position of `actor`'s batch, made if missing.
+    private mutating func batch(for actor: any Actor) -> Int {
+        // Few distinct actors (usually only the main actor): a linear search
+        // beats hashing.
+        if let index = batches.firstIndex(where: { $0.actor === actor }) { return index }
+        batches.append(Batch(actor: actor, entries: []))
+        return batches.count - 1
     }
 }
 

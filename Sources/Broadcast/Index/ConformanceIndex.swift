@@ -87,8 +87,7 @@ final class ConformanceIndex<P>: IndexMembers, AnyConformanceIndex {
     /// are no longer scheduled for want of one.
     func adopt(_ learned: LearnedProjections) {
         for (objectType, projection) in learned.projections {
-            projections[objectType] = projection
-            lastProjection = (objectType, projection)
+            keep(projection, of: objectType)
             for position in members.indices where members[position].projection == nil {
                 guard let object = members[position].entry.object, ObjectIdentifier(type(of: object)) == objectType
                 else { continue }
@@ -102,12 +101,7 @@ final class ConformanceIndex<P>: IndexMembers, AnyConformanceIndex {
     func settleConformance(of object: AnyObject, cache: inout ConformanceCache) {
         let objectType: AnyObject.Type = type(of: object)
         guard cache.conforms(objectType, to: P.self) == nil else { return }
-        cache.record(objectType, conformsTo: P.self, Self.conforms(object))
-    }
-
-    @inline(never)
-    private static func conforms(_ object: AnyObject) -> Bool {
-        object is P
+        cache.record(objectType, conformsTo: P.self, IndexMember.castAndCall(object, as: P.self) { _ in })
     }
 
     func noteRetired(_ entry: ListenerEntry) {
@@ -188,6 +182,11 @@ final class ConformanceIndex<P>: IndexMembers, AnyConformanceIndex {
         case .anywhere:
             guard !context.isInTask else { return }
         }
+        keep(projection, of: objectType)
+    }
+
+    /// Reuses `projection` for the class's later members.
+    private func keep(_ projection: CastProjection, of objectType: ObjectIdentifier) {
         projections[objectType] = projection
         lastProjection = (objectType, projection)
     }

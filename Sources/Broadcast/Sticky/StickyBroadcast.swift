@@ -86,26 +86,6 @@ extension Broadcaster {
         storage.withLock { $0.hasStickyBroadcast(for: ObjectIdentifier(P.self)) }
     }
 
-    /// Keeps `sticky` and delivers it now: `send` with `sticky: true`, for a
-    /// sticky record built by the caller (a sticky event, which also keeps its
-    /// value).
-    ///
-    /// The record is kept in the same critical section that takes the
-    /// members, as in `send`, so a listener registering concurrently receives
-    /// either the replay or the live call, never both. A separate path, so
-    /// that `send`, which every broadcast takes, passes no extra argument.
-    func sendSticky<P>(
-        _ sticky: StickyBroadcast, to _: P.Type, from isolation: (any Actor)?,
-        _ deliver: @escaping @Sendable (P) -> Void
-    ) -> Int {
-        var context = DeliveryContext(isolation: isolation)
-        let members = storage.withLock { storage in
-            storage.setStickyBroadcast(sticky)
-            return storage.members(of: P.self, in: &context)
-        }
-        return dispatch(to: members, as: P.self, in: &context, actorOverride: nil, deliver, completion: nil)
-    }
-
     /// Forgets every sticky broadcast and every sticky event: listeners that
     /// register afterwards receive nothing until the next sticky broadcast.
     ///
