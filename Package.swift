@@ -18,11 +18,6 @@ let package = Package(
         .executableTarget(name: "BroadcastDemo", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
         // The README's quick start, as written, in a top-level main.swift.
         .executableTarget(name: "QuickStart", dependencies: ["Broadcast"]),
-        // The host matrix (`scripts/host-matrix`): the same scenario in real
-        // processes, where tests cannot run (outside any task).
-        .target(name: "HostScenario", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
-        .executableTarget(name: "BroadcastHost", dependencies: ["HostScenario"]),
-        .executableTarget(name: "BroadcastAsyncHost", dependencies: ["Broadcast", "HostScenario"]),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast"]),
         .testTarget(name: "BroadcastSystemBridgeTests", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
     ],

@@ -4,7 +4,7 @@ import Foundation
 /// A feed that listens to posts and login state for its whole life.
 ///
 /// Non-isolated: it is called on whichever thread broadcasts.
-final class FeedController: PostCreationListener, LoginListener, Sendable {
+nonisolated final class FeedController: PostCreationListener, LoginListener, Sendable {
     init(broadcaster: Broadcaster) {
         broadcaster.addListener(self)  // nothing to undo in deinit
     }
@@ -23,7 +23,7 @@ final class FeedController: PostCreationListener, LoginListener, Sendable {
 }
 
 /// A profile badge that only cares about login state.
-final class ProfileBadge: LoginListener, Sendable {
+nonisolated final class ProfileBadge: LoginListener, Sendable {
     init(broadcaster: Broadcaster) {
         broadcaster.addListener(self)
     }
@@ -87,7 +87,7 @@ extension ComposeScreen: @MainActor PostCreationListener, @MainActor LoginListen
 }
 
 /// Composes posts; knows nothing about who listens.
-final class PostComposer: Sendable {
+nonisolated final class PostComposer: Sendable {
     private let broadcaster: Broadcaster
 
     init(broadcaster: Broadcaster) {

@@ -3,27 +3,29 @@ import Dispatch
 
 // The demo's scenario: posts, a feed, a composer, and login state.
 
-struct Post: Sendable {
+nonisolated struct Post: Sendable {
     let title: String
 }
 
-struct User: Sendable {
+nonisolated struct User: Sendable {
     let name: String
 }
 
 /// Listeners of new posts (`PostCreationListener`).
-protocol PostCreationListener: AnyObject {
+nonisolated protocol PostCreationListener: AnyObject {
     func postCreated(_ post: Post)
 }
 
 /// Listeners of login state (a multicast delegate, without the singleton).
-protocol LoginListener: AnyObject {
+nonisolated protocol LoginListener: AnyObject {
     func userLoggedIn(_ user: User)
     func userLoggedOut()
 }
 
 /// The typed broadcasts: the only place that knows how an event is delivered.
-extension Broadcaster {
+/// `nonisolated`, so that any thread can broadcast, also where a module's
+/// default isolation is the main actor.
+nonisolated extension Broadcaster {
     /// Returns how many listeners the post reached (called, or scheduled on
     /// their actor).
     @discardableResult
@@ -46,29 +48,29 @@ extension Broadcaster {
 /// Reads a tag set on the main queue: `Thread.isMainThread` is not a reliable
 /// test on Linux, where main-actor code can run on the main queue from another
 /// thread.
-func whereThisRuns() -> String {
+nonisolated func whereThisRuns() -> String {
     DispatchQueue.getSpecific(key: mainQueueTag.key) != nil ? "main queue" : "background thread"
 }
 
 /// The key that tags the main queue; set up on first use.
-let mainQueueTag: MainQueueTag = {
+nonisolated let mainQueueTag: MainQueueTag = {
     let tag = MainQueueTag()
     DispatchQueue.main.setSpecific(key: tag.key, value: true)
     return tag
 }()
 
 /// A queue-specific key that can be shared across threads.
-final class MainQueueTag: @unchecked Sendable {
+nonisolated final class MainQueueTag: @unchecked Sendable {
     // @unchecked Sendable: `key` is immutable and only passed to Dispatch's
     // thread-safe `setSpecific` / `getSpecific`.
     let key = DispatchSpecificKey<Bool>()
 }
 
 /// Prints one line of what a listener received, indented under its step.
-func report(_ line: String) {
+nonisolated func report(_ line: String) {
     print("    \(line)")
 }
 
-func step(_ title: String) {
+nonisolated func step(_ title: String) {
     print("\n▸ \(title)")
 }

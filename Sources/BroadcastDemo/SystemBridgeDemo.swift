@@ -5,7 +5,7 @@ import Synchronization
 
 /// A downloader in the application-state pattern: it knows application states, not
 /// UIKit or NotificationCenter, and cancels its request in the background.
-private final class SystemBridgeDemoDownloader: ApplicationStateListener, Sendable {
+nonisolated private final class SystemBridgeDemoDownloader: ApplicationStateListener, Sendable {
     private let request = Mutex<String?>(nil)
 
     init(broadcaster: Broadcaster) { broadcaster.addListener(self) }

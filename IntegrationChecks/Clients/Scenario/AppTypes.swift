@@ -1,0 +1,84 @@
+import Broadcast
+import BroadcastSystemBridge
+import Dispatch
+import Foundation
+import Synchronization
+
+// The app's types, written as the README writes them: the listener protocol
+// and the typed broadcast are `nonisolated` (so any thread can broadcast, in
+// every configuration); everything else carries no annotation unless it is
+// UI code, which says `@MainActor` itself.
+
+struct Post: Sendable { let title: String }
+struct SignedIn: Sendable { let name: String }
+
+nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+
+nonisolated extension Broadcaster {
+    @discardableResult
+    func postCreated(_ post: Post) -> Int {
+        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+    }
+}
+
+/// UI code: main-actor isolated in every configuration, with an isolated
+/// conformance.
+@MainActor
+final class Screen {
+    let log: CallLog
+    init(broadcaster: Broadcaster, log: CallLog) {
+        self.log = log
+        broadcaster.addListener(self)
+    }
+}
+
+extension Screen: @MainActor PostCreationListener {
+    func postCreated(_ post: Post) {
+        MainActor.assertIsolated()
+        log.record("screen \(post.title)")
+    }
+}
+
+/// A plain app class: non-isolated under Swift 6 and Swift 5 defaults,
+/// main-actor isolated (with an inferred isolated conformance) in a module
+/// whose default isolation is the main actor.
+final class Archive: PostCreationListener {
+    let log: CallLog
+    init(broadcaster: Broadcaster, log: CallLog) {
+        self.log = log
+        broadcaster.addListener(self)  // the initializer's isolation is recorded
+    }
+    func postCreated(_ post: Post) { log.record("archive \(post.title)") }
+}
+
+/// Listens to nothing: never called, never counted.
+final class Bystander {}
+
+/// A screen that listens to posts only while visible.
+@MainActor
+final class ComposeScreen {
+    let log: CallLog
+    private let registrations: ListenerRegistrations
+    init(broadcaster: Broadcaster, log: CallLog) {
+        self.log = log
+        registrations = ListenerRegistrations(broadcaster: broadcaster)
+        registrations.add(self, for: PostCreationListener.self, lifespan: .visible)
+    }
+    func viewWillAppear() { registrations.start(.visible) }
+    func viewDidDisappear() { registrations.stop(.visible) }
+}
+
+extension ComposeScreen: @MainActor PostCreationListener {
+    func postCreated(_ post: Post) { log.record("compose \(post.title)") }
+}
+
+/// The application-state pattern: a plain class that knows application
+/// states, not UIKit or NotificationCenter.
+final class Downloader: ApplicationStateListener {
+    let log: CallLog
+    init(broadcaster: Broadcaster, log: CallLog) {
+        self.log = log
+        broadcaster.addListener(self)
+    }
+    func applicationDidEnterBackground() { log.record("downloader background") }
+}

@@ -1,0 +1,120 @@
+// The client scenario: Broadcast's API used the way an app module uses it,
+// compiled from this one source in each client configuration (Swift 6
+// defaults, an Xcode app target's defaults, Swift 5 mode) and run as a real
+// process by `scripts/client-matrix`. Types carry only the annotations the
+// README asks for, so what differs between configurations is what a user of
+// that configuration gets. Exits non-zero if a check fails.
+import Broadcast
+import BroadcastSystemBridge
+import Dispatch
+import Foundation
+
+let checks = ScenarioChecks(configuration: ClientConfiguration.current)
+let broadcaster = Broadcaster()
+let log = CallLog()
+
+// A `@MainActor` screen, a plain app class, 100 bystanders that listen to
+// nothing, all registered from main-actor code (top-level code is).
+let screen = Screen(broadcaster: broadcaster, log: log)
+let archive = Archive(broadcaster: broadcaster, log: log)
+let bystanders = (0..<100).map { _ in Bystander() }
+for bystander in bystanders { broadcaster.addListener(bystander) }
+
+// 1. A broadcast on the main actor calls both before it returns.
+checks.expect(broadcaster.postCreated(Post(title: "main")) == 2, "main-actor broadcast returns 2")
+checks.expect(log.calls == ["screen main (main queue)", "archive main (main queue)"], "both called at once")
+checks.expect(broadcaster.listenerCount(of: PostCreationListener.self) == 2, "listenerCount(of:) is 2")
+checks.expect(broadcaster.listenerCount == 102, "102 listeners registered")
+
+// 2. From a background thread. Where the plain class is called, and what
+// `deliveryExplanation` says about it there, is the difference between
+// configurations (see Docs/Semantics.md, "Client configurations").
+log.reset()
+let listeners = Unchecked((archive: archive as AnyObject, screen: screen as AnyObject))
+let background = BackgroundThread.run {
+    (
+        count: broadcaster.postCreated(Post(title: "background")),
+        archive: broadcaster.deliveryExplanation(for: listeners.value.archive, to: PostCreationListener.self),
+        screen: broadcaster.deliveryExplanation(for: listeners.value.screen, to: PostCreationListener.self),
+        callsBeforeReturn: log.calls
+    )
+}
+await broadcaster.waitForScheduledDeliveries()
+checks.expect(background.count == 2, "background broadcast returns 2")
+// An isolated conformance can only be checked on its actor, so from here
+// the answer is "scheduled if it conforms there".
+checks.expect(background.screen == .scheduledIfConforming(on: MainActor.shared), "screen: scheduled if it conforms")
+if checks.configuration.makesPlainClassesMainActor {
+    checks.expect(
+        background.archive == .scheduledIfConforming(on: MainActor.shared),
+        "archive: scheduled if it conforms (its inferred conformance is isolated to the main actor)")
+    checks.expect(background.callsBeforeReturn.isEmpty, "nothing called on the background thread")
+    checks.expect(
+        Set(log.calls) == ["screen background (main queue)", "archive background (main queue)"],
+        "both called later, on the main queue")
+} else {
+    checks.expect(background.archive == .calledHere, "archive: called here")
+    checks.expect(
+        background.callsBeforeReturn == ["archive background (background thread)"],
+        "archive called on the background thread before the broadcast returned")
+    checks.expect(
+        log.calls == ["archive background (background thread)", "screen background (main queue)"],
+        "screen called later, on the main queue")
+}
+
+// 3. broadcastAndWait from a detached task counts exactly and waits for both.
+log.reset()
+let waited = await Task.detached {
+    await broadcaster.broadcastAndWait(to: PostCreationListener.self) { $0.postCreated(Post(title: "waited")) }
+}.value
+checks.expect(waited == 2, "broadcastAndWait returns 2")
+checks.expect(log.calls.count == 2, "both calls made when broadcastAndWait returned")
+
+// 4. Sticky event values: a late handler receives the latest at once.
+broadcaster.post(SignedIn(name: "Ada"), sticky: true)
+var greeted: [String] = []
+let greeting = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) { greeted.append($0.name) }
+checks.expect(greeted == ["Ada"], "a late handler gets the sticky event at once")
+checks.expect(broadcaster.stickyEvent(of: SignedIn.self)?.name == "Ada", "stickyEvent(of:) reads it")
+
+// 5. events(of:) yields posted values in order.
+let events = broadcaster.events(of: SignedIn.self)
+let received = Task {
+    var names: [String] = []
+    for await event in events.prefix(2) { names.append(event.name) }
+    return names
+}
+await Task.yield()
+_ = await broadcaster.postAndWait(SignedIn(name: "Grace"))
+_ = await broadcaster.postAndWait(SignedIn(name: "Linus"))
+checks.expect(await received.value == ["Grace", "Linus"], "events(of:) yields in order")
+withExtendedLifetime(greeting) {}
+
+// 6. A `.visible` registration hears broadcasts only while started.
+log.reset()
+let compose = ComposeScreen(broadcaster: broadcaster, log: log)
+broadcaster.postCreated(Post(title: "hidden"))
+compose.viewWillAppear()
+broadcaster.postCreated(Post(title: "visible"))
+compose.viewDidDisappear()
+broadcaster.postCreated(Post(title: "gone"))
+checks.expect(
+    log.calls.filter { $0.hasPrefix("compose") } == ["compose visible (main queue)"],
+    "the .visible registration hears only while visible")
+
+// 7. The system bridge: a plain downloader hears the background transition
+// on the main actor, posted from another thread.
+let center = NotificationCenter()
+let bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center)
+let simulator = SystemNotificationSimulator(center: center)
+let downloader = Downloader(broadcaster: broadcaster, log: log)
+log.reset()
+BackgroundThread.run { simulator.enterBackground() }
+await broadcaster.waitForScheduledDeliveries()
+checks.expect(log.calls == ["downloader background (main queue)"], "the downloader is called once, on the main queue")
+checks.expect(
+    broadcaster.deliveryExplanation(for: downloader, to: ApplicationStateListener.self) == .calledHere,
+    "asked on the main actor, the downloader is called here")
+withExtendedLifetime((screen, archive, bystanders, compose, bridge, downloader)) {}
+
+exit(checks.finish())
