@@ -6,9 +6,9 @@ import Testing
 // below (a test file cannot hold top-level statements).
 
 struct Post: Sendable { let title: String }
-protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
 
-extension Broadcaster {  // a typed broadcast method, written by the user
+nonisolated extension Broadcaster {  // a typed broadcast method, written by the user
     func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
     }
