@@ -49,8 +49,10 @@ final class TimelineScreen {
     }
 }
 
+// The methods say `@MainActor`: in an extension that conforms to an explicitly
+// `nonisolated` protocol they would otherwise be inferred nonisolated.
 extension TimelineScreen: @MainActor PostCreationListener {
-    func postCreated(_ post: Post) {
+    @MainActor func postCreated(_ post: Post) {
         MainActor.assertIsolated()
         report("TimelineScreen   got post \"\(post.title)\" on the main actor")
     }
@@ -73,15 +75,15 @@ final class ComposeScreen {
 }
 
 extension ComposeScreen: @MainActor PostCreationListener, @MainActor LoginListener {
-    func postCreated(_ post: Post) {
+    @MainActor func postCreated(_ post: Post) {
         report("ComposeScreen    (visible) got post \"\(post.title)\"")
     }
 
-    func userLoggedIn(_ user: User) {
+    @MainActor func userLoggedIn(_ user: User) {
         report("ComposeScreen    knows \(user.name) is logged in")
     }
 
-    func userLoggedOut() {
+    @MainActor func userLoggedOut() {
         report("ComposeScreen    knows nobody is logged in")
     }
 }

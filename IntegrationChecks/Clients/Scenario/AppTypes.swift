@@ -22,19 +22,23 @@ nonisolated extension Broadcaster {
 }
 
 /// UI code: main-actor isolated in every configuration, with an isolated
-/// conformance.
+/// conformance, keeping main-actor state that its listener method changes.
 @MainActor
 final class Screen {
     let log: CallLog
+    private(set) var titles: [String] = []
     init(broadcaster: Broadcaster, log: CallLog) {
         self.log = log
         broadcaster.addListener(self)
     }
 }
 
+// `@MainActor` on the method: members declared in an extension that conforms
+// to an explicitly `nonisolated` protocol are inferred nonisolated (Swift 6 and
+// Swift 5 modes), and could not touch `titles`.
 extension Screen: @MainActor PostCreationListener {
-    func postCreated(_ post: Post) {
-        MainActor.assertIsolated()
+    @MainActor func postCreated(_ post: Post) {
+        titles.append(post.title)
         log.record("screen \(post.title)")
     }
 }
@@ -69,7 +73,7 @@ final class ComposeScreen {
 }
 
 extension ComposeScreen: @MainActor PostCreationListener {
-    func postCreated(_ post: Post) { log.record("compose \(post.title)") }
+    @MainActor func postCreated(_ post: Post) { log.record("compose \(post.title)") }
 }
 
 /// The application-state pattern: a plain class that knows application

@@ -25,6 +25,7 @@ checks.expect(broadcaster.postCreated(Post(title: "main")) == 2, "main-actor bro
 checks.expect(log.calls == ["screen main (main queue)", "archive main (main queue)"], "both called at once")
 checks.expect(broadcaster.listenerCount(of: PostCreationListener.self) == 2, "listenerCount(of:) is 2")
 checks.expect(broadcaster.listenerCount == 102, "102 listeners registered")
+checks.expect(screen.titles == ["main"], "the screen changed its main-actor state")
 
 // 2. From a background thread. Where the plain class is called, and what
 // `deliveryExplanation` says about it there, is the difference between

@@ -2,13 +2,18 @@ import Broadcast
 import Testing
 
 // The README's quick start, as written, except that the listener's body is
-// empty and the last line, `broadcaster.postCreated(post)`, moves into a test
-// below (a test file cannot hold top-level statements).
+// empty, the last line, `broadcaster.postCreated(post)`, moves into a test
+// below (a test file cannot hold top-level statements), and the protocol and
+// extension carry no `nonisolated`: this module is compiled with Swift 6
+// defaults, where they change nothing, and other tests conform main-actor
+// screens to this protocol (see Docs/Semantics.md, "Client configurations",
+// for what an explicit `nonisolated` changes there). The quick start itself
+// is built and run in every client configuration by scripts/client-matrix.
 
 struct Post: Sendable { let title: String }
-nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
 
-nonisolated extension Broadcaster {  // a typed broadcast method, written by the user
+extension Broadcaster {  // a typed broadcast method, written by the user
     func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
     }
