@@ -22,6 +22,11 @@ struct BroadcasterStorage {
     /// Single-protocol registrations stopped while their listener lives (for
     /// diagnostics only).
     private(set) var stoppedRegistrations = StoppedRegistrations()
+    #if DEBUG
+        /// Debug builds only: finds listeners whose conformance is isolated
+        /// to the main actor but that registered elsewhere.
+        var isolatedConformanceCheck: IsolatedConformanceCheck?
+    #endif
 
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
@@ -105,6 +110,7 @@ struct BroadcasterStorage {
         // Either way the key is `P`'s identity, so the index is a
         // ConformanceIndex<P>.
         let index: ConformanceIndex<P>
+        var isNew = false
         if lastIndexKey == key, let lastIndex {
             index = unsafeDowncast(lastIndex, to: ConformanceIndex<P>.self)
         } else if let existing = indexes[key] {
@@ -112,10 +118,17 @@ struct BroadcasterStorage {
         } else {
             index = ConformanceIndex<P>(entries: table.entries, cache: &conformances, in: &context)
             indexes[key] = index
+            isNew = true
         }
         lastIndexKey = key
         lastIndex = index
+        #if DEBUG
+            let firstUnchecked = isNew ? 0 : index.seenEntries
+        #endif
         index.takeIn(table.entries, cache: &conformances, in: &context)
+        #if DEBUG
+            isolatedConformanceCheck?.noteTakenIn(table.entries[firstUnchecked...], as: P.self)
+        #endif
         return index.members
     }
 
