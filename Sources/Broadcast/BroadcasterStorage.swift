@@ -127,7 +127,7 @@ struct BroadcasterStorage {
         #endif
         index.takeIn(table.entries, cache: &conformances, in: &context)
         #if DEBUG
-            isolatedConformanceCheck?.noteTakenIn(table.entries[firstUnchecked...], as: P.self)
+            isolatedConformanceCheck?.noteTakenIn(table.entries[firstUnchecked...], as: P.self, in: &context)
         #endif
         return index.members
     }

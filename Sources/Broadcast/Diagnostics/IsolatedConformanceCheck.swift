@@ -6,72 +6,101 @@
     /// the main actor but that registered from code not isolated to the main
     /// actor (no actor, or another one).
     ///
-    /// Why: such a listener is not moved to the main actor by Broadcast. On a
-    /// Swift runtime that checks isolated conformances (Swift 6.2 and later:
-    /// Linux, Apple OS releases of the 26 generation) the generic cast fails
-    /// off the main actor, so the listener is skipped there, harmlessly. The
-    /// runtimes of earlier Apple OS releases do not check: the cast succeeds
-    /// on any thread and a background broadcast calls main-actor code on its
-    /// own thread. The mistake is invisible where it is made, so it is found
+    /// Why: Broadcast does not move such a listener's calls to the main
+    /// actor. A Swift runtime that checks isolated conformances (Swift 6.2 and
+    /// later: Linux, Apple OS releases of the 26 generation) fails the cast
+    /// off the main actor, so the listener is skipped there, harmlessly; the
+    /// runtimes of earlier Apple OS releases do not check, the cast succeeds
+    /// on any thread, and a background broadcast calls main-actor code on its
+    /// own thread. Nothing shows where the mistake is made, so it is found
     /// here, with this runtime's check, and reported with the fix.
     ///
-    /// How: when a protocol's index first takes in a registration that has no
-    /// main-actor isolation, the check enqueues one job per listener class
-    /// and protocol on the main actor's mailbox (so
-    /// ``Broadcaster/waitForScheduledDeliveries()`` waits for it). The job
-    /// makes the delivery path's cast in a main-actor task, where an isolated
-    /// conformance succeeds, and again on a new thread outside any task, where
-    /// it fails; success there and failure here is exactly a conformance
-    /// isolated to the main actor. The job blocks the main actor for one
-    /// thread's cast, once per broadcaster, class and protocol. Nothing of
-    /// this exists in release builds.
+    /// How: the delivery path's cast, made where the code holds the listener
+    /// anyway (while a protocol's index takes it in), in two places: where
+    /// the main actor's isolated conformances can be checked, where it
+    /// succeeds, and on a new thread outside any task, where it fails.
+    /// Succeeding there and failing here is exactly a conformance isolated to
+    /// the main actor. A take-in elsewhere whose cast fails leaves the answer
+    /// open, with the listener held weakly, until the protocol's index is
+    /// next used on the main actor. One answer per broadcaster, listener
+    /// class and protocol. The check never holds a listener longer than the
+    /// take-in that loaded it (the new thread casts while the take-in holds
+    /// it), so it never changes when a listener is deallocated; reports go
+    /// through the main actor's mailbox, with no lock held.
     struct IsolatedConformanceCheck {
+        typealias Site = (fileID: StaticString, line: UInt)
+
         private struct Key: Hashable {
             let type: ObjectIdentifier
             let protocolType: ObjectIdentifier
         }
 
+        /// A listener whose cast failed where the main actor's isolated
+        /// conformances cannot be checked: not isolated to the main actor,
+        /// or not conforming at all; the main actor tells which.
+        private struct Open {
+            let listener: WeakListener
+            let site: Site?
+        }
+
         private let mainMailbox: ActorMailbox
         private let report: @Sendable (BroadcastDiagnostic) -> Void
-        /// The classes and protocols already probed (or being probed).
-        private var probed: Set<Key> = []
+        /// The classes and protocols answered.
+        private var answered: Set<Key> = []
+        /// Per protocol, per class: the ones left open.
+        private var open: [ObjectIdentifier: [ObjectIdentifier: Open]] = [:]
 
         init(mainMailbox: ActorMailbox, report: @escaping @Sendable (BroadcastDiagnostic) -> Void) {
             self.mainMailbox = mainMailbox
             self.report = report
         }
 
-        /// Probes the listeners of `entries`, just taken in by `P`'s index,
-        /// that registered without the main actor, once per class.
+        /// Checks the listeners of `entries`, just taken in by `P`'s index in
+        /// `context`, that registered without the main actor, and, where
+        /// `context` can check the main actor's isolated conformances, those
+        /// left open for `P`.
         ///
-        /// Runs under the broadcaster's lock: it only enqueues work.
-        mutating func noteTakenIn<P>(_ entries: ArraySlice<ListenerEntry?>, as _: P.Type) {
+        /// Runs under the broadcaster's lock: it casts and enqueues, and
+        /// calls no listener code.
+        mutating func noteTakenIn<P>(
+            _ entries: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext
+        ) {
             let protocolID = ObjectIdentifier(P.self)
+            let seesMainActor = context.castsAreDefinitive(on: MainActor.shared)
+            // Conform to `P` where the main actor's conformances are seen.
+            var conformingOnMainActor: [(object: AnyObject, site: Site?)] = []
+            if seesMainActor, let waiting = open.removeValue(forKey: protocolID) {
+                for (type, listener) in waiting {
+                    answered.insert(Key(type: type, protocolType: protocolID))
+                    guard let object = listener.listener.object, Self.conforms(object, as: P.self) else { continue }
+                    conformingOnMainActor.append((object, listener.site))
+                }
+            }
             for case let entry? in entries where entry.isolationBox !== IsolationBox.mainActor {
                 guard entry.listens(to: protocolID), let object = entry.liveObject else { continue }
-                guard probed.insert(Key(type: ObjectIdentifier(type(of: object)), protocolType: protocolID)).inserted
-                else { continue }
-                enqueueProbe(of: object, registeredAt: entry.registrationSite, as: P.self)
-            }
-        }
-
-        private func enqueueProbe<P>(
-            of object: AnyObject, registeredAt site: (fileID: StaticString, line: UInt)?, as _: P.Type
-        ) {
-            let listener = WeakListener(object)
-            let report = self.report
-            mainMailbox.enqueue { _ in
-                // Held until the end, so the thread's weak load finds it.
-                guard let object = listener.object else { return }
-                let isolatedToMainActor = withExtendedLifetime(object) {
-                    Self.conforms(object, as: P.self) && !Self.conformsOnANewThread(listener, as: P.self)
+                let type = ObjectIdentifier(Swift.type(of: object))
+                let key = Key(type: type, protocolType: protocolID)
+                guard !answered.contains(key) else { continue }
+                let conformsHere = Self.conforms(object, as: P.self)
+                if seesMainActor || conformsHere {
+                    // A success off the main actor is not isolated to it.
+                    answered.insert(key)
+                    open[protocolID]?[type] = nil
+                    if seesMainActor && conformsHere { conformingOnMainActor.append((object, entry.registrationSite)) }
+                } else if open[protocolID]?[type]?.listener.object == nil {
+                    open[protocolID, default: [:]][type] = Open(
+                        listener: WeakListener(object), site: entry.registrationSite)
                 }
-                guard isolatedToMainActor else { return }
-                report(
-                    BroadcastDiagnostic(
-                        kind: .isolatedConformanceRegisteredOffMainActor(protocolName: String(describing: P.self)),
-                        listenerType: String(describing: type(of: object)),
-                        fileID: site.map { "\($0.fileID)" } ?? "", line: site.map { Int($0.line) } ?? 0))
+            }
+            guard !conformingOnMainActor.isEmpty else { return }
+            let offMainActor = Self.conformOnANewThread(conformingOnMainActor.map(\.object), as: P.self)
+            for (listener, conforms) in zip(conformingOnMainActor, offMainActor) where !conforms {
+                let diagnostic = BroadcastDiagnostic(
+                    kind: .isolatedConformanceRegisteredOffMainActor(protocolName: String(describing: P.self)),
+                    listenerType: String(describing: Swift.type(of: listener.object)),
+                    fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0)
+                let report = self.report
+                mainMailbox.enqueue { _ in report(diagnostic) }
             }
         }
 
@@ -80,33 +109,34 @@
             IndexMember.castAndCall(object, as: P.self) { _ in }
         }
 
-        /// The same cast on a new thread, outside any task and any actor,
-        /// waited for.
-        private static func conformsOnANewThread<P>(_ listener: WeakListener, as _: P.Type) -> Bool {
+        /// The same casts on a new thread, outside any task and any actor,
+        /// waited for; the caller holds `objects` meanwhile.
+        private static func conformOnANewThread<P>(_ objects: [AnyObject], as _: P.Type) -> [Bool] {
+            let listeners = objects.map(WeakListener.init)
             let answer = ThreadAnswer()
             Thread.detachNewThread {
-                answer.set(listener.object.map { conforms($0, as: P.self) } ?? false)
+                answer.set(listeners.map { $0.object.map { conforms($0, as: P.self) } ?? true })
             }
             return answer.wait()
         }
     }
 
-    /// One answer handed from a thread to the code waiting for it.
+    /// Answers handed from a thread to the code waiting for them.
     private final class ThreadAnswer: @unchecked Sendable {
-        // @unchecked Sendable: `value` is written once, by the thread, before
-        // it signals `done`, and read only after `wait()` has seen that
-        // signal; the semaphore orders the two.
-        private var value = false
+        // @unchecked Sendable: `answers` is written once, by the thread,
+        // before it signals `done`, and read only after `wait()` has seen
+        // that signal; the semaphore orders the two.
+        private var answers: [Bool] = []
         private let done = DispatchSemaphore(value: 0)
 
-        func set(_ answer: Bool) {
-            value = answer
+        func set(_ answers: [Bool]) {
+            self.answers = answers
             done.signal()
         }
 
-        func wait() -> Bool {
+        func wait() -> [Bool] {
             done.wait()
-            return value
+            return answers
         }
     }
 

@@ -19,8 +19,13 @@ struct IsolatedConformanceCheckTests {
             let conformer = MainConformer(id: 1, record: CallRecord())
             let line = #line + 1
             broadcaster.addListener(conformer)  // non-isolated code: no actor
-            // This runtime checks the isolation: a background broadcast skips it.
+            // This runtime checks the isolation: a background broadcast skips it,
+            // and cannot tell an isolated conformance from none; the next use of
+            // the protocol's index on the main actor can.
             let made = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            await broadcaster.waitForScheduledDeliveries()
+            #expect(diagnostics.all.isEmpty)
+            _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
             await broadcaster.waitForScheduledDeliveries()
 
             #expect(made == 0)
@@ -73,6 +78,7 @@ struct IsolatedConformanceCheckTests {
                 return #line - 1
             }
             _ = await onNewThread { broadcaster.listenerCount(of: Ping.self) }  // a query takes it in too
+            _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
             await broadcaster.waitForScheduledDeliveries()
 
             #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor(protocolName: "Ping")])
@@ -95,6 +101,21 @@ struct IsolatedConformanceCheckTests {
 
             #expect(diagnostics.all.map(\.listenerType) == ["MainConformer"])
             withExtendedLifetime((first, second)) {}
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func aListenerReleasedWhileItsAnswerIsOpenIsNeitherKeptNorReported() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            var conformer: MainConformer? = MainConformer(id: 13, record: CallRecord())
+            weak let released = conformer
+            broadcaster.addListener(conformer!)
+            _ = await onNewThread { broadcaster.listenerCount(of: Ping.self) }  // leaves the answer open
+            conformer = nil
+            #expect(released == nil)
+            _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
+            await broadcaster.waitForScheduledDeliveries()
+            #expect(diagnostics.all.isEmpty)
         }
 
         @Test(.timeLimit(.minutes(1)))
