@@ -45,13 +45,13 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
         /// `@MainActor` initializer.
         ///
         /// Found once per broadcaster, listener class and protocol, when a
-        /// broadcast or query to that protocol first takes the registration
-        /// in: a main-actor job casts the listener there and on a new
-        /// thread, and reports it when the first cast succeeds and the
-        /// second fails. So the report arrives on the main actor, once the
-        /// main actor runs (``Broadcaster/waitForScheduledDeliveries()``
-        /// waits for it). Conformances isolated to other global actors are
-        /// not checked.
+        /// broadcast or query to that protocol takes the registration in on
+        /// the main actor (or, if it was first taken in elsewhere, the next
+        /// time the protocol's listeners are looked up on the main actor):
+        /// the cast succeeds there and fails on a new thread. The report is
+        /// handed over on the main actor, once it runs
+        /// (``Broadcaster/waitForScheduledDeliveries()`` waits for it).
+        /// Conformances isolated to other global actors are not checked.
         case isolatedConformanceRegisteredOffMainActor(protocolName: String)
     }
 
