@@ -1,5 +1,4 @@
 #if DEBUG
-    import Dispatch
     import Foundation
 
     /// Debug builds only: notices a listener whose conformance is isolated to
@@ -123,20 +122,26 @@
 
     /// Answers handed from a thread to the code waiting for them.
     private final class ThreadAnswer: @unchecked Sendable {
-        // @unchecked Sendable: `answers` is written once, by the thread,
-        // before it signals `done`, and read only after `wait()` has seen
-        // that signal; the semaphore orders the two.
-        private var answers: [Bool] = []
-        private let done = DispatchSemaphore(value: 0)
+        // @unchecked Sendable: `answers` is only read or written while
+        // `condition` is locked. A pthread condition rather than a
+        // semaphore: ThreadSanitizer sees its ordering on Linux.
+        private let condition = NSCondition()
+        private var answers: [Bool]?
 
         func set(_ answers: [Bool]) {
+            condition.lock()
             self.answers = answers
-            done.signal()
+            condition.signal()
+            condition.unlock()
         }
 
         func wait() -> [Bool] {
-            done.wait()
-            return answers
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
+                if let answers { return answers }
+                condition.wait()
+            }
         }
     }
 
