@@ -107,10 +107,14 @@ struct BroadcasterStorage {
     /// The members of `P`'s index, building it on first use.
     mutating func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [IndexMember] {
         let key = ObjectIdentifier(P.self)
+        #if DEBUG
+            // Where this call's take-in starts, for the isolated-conformance
+            // check: an existing index has seen a prefix, a new one nothing.
+            let firstUnchecked = indexes[key].map { ($0 as? IndexMembers)?.seenEntries ?? 0 } ?? 0
+        #endif
         // Either way the key is `P`'s identity, so the index is a
         // ConformanceIndex<P>.
         let index: ConformanceIndex<P>
-        var isNew = false
         if lastIndexKey == key, let lastIndex {
             index = unsafeDowncast(lastIndex, to: ConformanceIndex<P>.self)
         } else if let existing = indexes[key] {
@@ -118,13 +122,9 @@ struct BroadcasterStorage {
         } else {
             index = ConformanceIndex<P>(entries: table.entries, cache: &conformances, in: &context)
             indexes[key] = index
-            isNew = true
         }
         lastIndexKey = key
         lastIndex = index
-        #if DEBUG
-            let firstUnchecked = isNew ? 0 : index.seenEntries
-        #endif
         index.takeIn(table.entries, cache: &conformances, in: &context)
         #if DEBUG
             isolatedConformanceCheck?.noteTakenIn(table.entries[firstUnchecked...], as: P.self, in: &context)
