@@ -58,6 +58,7 @@ public final class Broadcaster: Sendable {
     public init() {
         #if DEBUG
             diagnosticHandler = nil
+            installIsolatedConformanceCheck()
         #endif
     }
 
@@ -73,6 +74,7 @@ public final class Broadcaster: Sendable {
     public init(onDiagnostic handler: @escaping @Sendable (BroadcastDiagnostic) -> Void) {
         #if DEBUG
             diagnosticHandler = handler
+            installIsolatedConformanceCheck()
         #endif
     }
 
@@ -127,7 +129,9 @@ public final class Broadcaster: Sendable {
             line: UInt = #line
         ) -> Bool {
             let check = UnretainedListenerCheck(copy listener, fileID: fileID, line: line)
-            let added = add(copy listener, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
+            let added = add(
+                copy listener, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation,
+                registeredAt: (fileID, line))
             // Lets go of the caller's reference here rather than after
             // returning, so that an object nothing else holds is released
             // now, where the check sees it (no lock is held: its deinit may
@@ -167,9 +171,12 @@ public final class Broadcaster: Sendable {
 
     #if DEBUG
         /// Validates and registers `listener`.
-        private func add(_ listener: AnyObject, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?) -> Bool {
+        private func add(
+            _ listener: AnyObject, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?,
+            registeredAt site: (fileID: StaticString, line: UInt)
+        ) -> Bool {
             guard ListenerValidation.accepts(listener) else { return false }
-            let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
+            let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil, registrationSite: site)
             register(entry, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
             return true
         }
@@ -188,18 +195,23 @@ public final class Broadcaster: Sendable {
         unregister(EntryKey(object: ObjectIdentifier(listener), onlyProtocol: nil))
     }
 
-    /// The live listeners that conform to `listenerType`, in registration
-    /// order.
+    /// The live listeners that conform to `listenerType` and that a broadcast
+    /// made here would call here, in registration order.
     ///
-    /// A listener whose conformance is isolated to its actor
-    /// (`extension Screen: @MainActor P`) can only be seen as a `P` on that
-    /// actor, so it is included only when this is called there.
+    /// A listener registered from an actor's code is included only when this
+    /// is called on that actor: everywhere else a broadcast schedules its
+    /// call, and a `P` handed to code off its actor could be called there.
+    /// This holds whatever the conformance, so it does not depend on the
+    /// runtime's check of isolated conformances
+    /// (`extension Screen: @MainActor P`), which the Swift runtimes of Apple
+    /// OS releases before the 26 generation do not make.
     public func listeners<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> [P] {
         var context = DeliveryContext(isolation: isolation)
         let members = storage.withLock { $0.members(of: P.self, in: &context) }
         var listeners: [P] = []
         for member in members {
             guard let object = member.entry.liveObject else { continue }
+            if let actor = member.entry.isolation, !context.isRunning(on: actor) { continue }
             _ = member.withListener(object, as: P.self, in: &context) { listeners.append($0) }
         }
         return listeners

@@ -22,6 +22,11 @@ struct BroadcasterStorage {
     /// Single-protocol registrations stopped while their listener lives (for
     /// diagnostics only).
     private(set) var stoppedRegistrations = StoppedRegistrations()
+    #if DEBUG
+        /// Debug builds only: finds listeners whose conformance is isolated
+        /// to the main actor but that registered elsewhere.
+        var isolatedConformanceCheck: IsolatedConformanceCheck?
+    #endif
 
     /// Registers `entry`; returns false if the same live object was already
     /// registered under the same key (it keeps its position).
@@ -102,6 +107,11 @@ struct BroadcasterStorage {
     /// The members of `P`'s index, building it on first use.
     mutating func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [IndexMember] {
         let key = ObjectIdentifier(P.self)
+        #if DEBUG
+            // Where this call's take-in starts, for the isolated-conformance
+            // check: an existing index has seen a prefix, a new one nothing.
+            let firstUnchecked = indexes[key].map { ($0 as? IndexMembers)?.seenEntries ?? 0 } ?? 0
+        #endif
         // Either way the key is `P`'s identity, so the index is a
         // ConformanceIndex<P>.
         let index: ConformanceIndex<P>
@@ -116,6 +126,9 @@ struct BroadcasterStorage {
         lastIndexKey = key
         lastIndex = index
         index.takeIn(table.entries, cache: &conformances, in: &context)
+        #if DEBUG
+            isolatedConformanceCheck?.noteTakenIn(table.entries[firstUnchecked...], as: P.self, in: &context)
+        #endif
         return index.members
     }
 

@@ -27,15 +27,43 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
         /// reported; ``Broadcaster/deliveryExplanation(for:to:isolation:)``
         /// and ``Broadcaster/isRegistered(_:)`` help there.
         case listenerReleasedOnRegistration
+
+        /// The listener conforms to the protocol named `protocolName` only on
+        /// the main actor (an isolated conformance:
+        /// `extension Screen: @MainActor FeedListener`, or a plain
+        /// conformance of a main-actor class where conformance isolation is
+        /// inferred), but was registered from code that is not isolated to
+        /// the main actor, so it has no actor or another one.
+        ///
+        /// Broadcast then does not move its calls to the main actor. This
+        /// runtime checks the isolation in every cast, so the listener is
+        /// skipped wherever the cast fails; the Swift runtimes of Apple OS
+        /// releases before the 26 generation (iOS 18, macOS 15, …) have no
+        /// such check, let the cast succeed anywhere, and a broadcast from
+        /// another thread would call the listener there: a data race.
+        /// Register it from main-actor code instead, for example in its
+        /// `@MainActor` initializer.
+        ///
+        /// Found once per broadcaster, listener class and protocol, when a
+        /// broadcast or query to that protocol takes the registration in on
+        /// the main actor (or, if it was first taken in elsewhere, the next
+        /// time the protocol's listeners are looked up on the main actor):
+        /// the cast succeeds there and fails on a new thread. The report is
+        /// handed over on the main actor, once it runs
+        /// (``Broadcaster/waitForScheduledDeliveries()`` waits for it).
+        /// Conformances isolated to other global actors are not checked.
+        case isolatedConformanceRegisteredOffMainActor(protocolName: String)
     }
 
     /// What went wrong.
     public let kind: Kind
     /// The listener's type, as `String(describing:)` names it.
     public let listenerType: String
-    /// The file of the call that made the mistake (`#fileID`).
+    /// The file of the call that made the mistake (`#fileID`); empty when
+    /// the mistake was not made by a call that records its place (a
+    /// ``ListenerRegistration`` started off the main actor).
     public let fileID: String
-    /// The line of that call.
+    /// The line of that call; 0 when `fileID` is empty.
     public let line: Int
 
     /// Creates a diagnostic.
@@ -59,6 +87,18 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
             "Broadcast: \(listenerType) registered at \(fileID):\(line) was released as soon as it was registered: "
                 + "nothing else kept it alive, and a broadcaster holds listeners weakly, so it will never be called. "
                 + "Keep a strong reference to it, for example in a property of its owner."
+        case .isolatedConformanceRegisteredOffMainActor(let protocolName):
+            "Broadcast: \(listenerType)\(place) conforms to \(protocolName) only on the main actor "
+                + "(an isolated conformance) but was registered from code that is not isolated to the main actor, "
+                + "so its calls are not moved to the main actor. This runtime checks the isolation and skips it "
+                + "wherever the cast fails; the runtimes of Apple OS releases before the 26 generation "
+                + "(iOS 18, macOS 15) do not, and a broadcast from another thread would call it there: a data race. "
+                + "Register it from main-actor code, for example in its @MainActor initializer."
         }
+    }
+
+    /// " registered at File.swift:12", or nothing when the place is unknown.
+    private var place: String {
+        line > 0 ? " registered at \(fileID):\(line)" : ""
     }
 }

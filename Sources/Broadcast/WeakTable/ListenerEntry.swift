@@ -9,7 +9,8 @@ import Synchronization
 @usableFromInline
 final class ListenerEntry: @unchecked Sendable {
     // @unchecked Sendable: every stored property is either immutable (`id`,
-    // `isolationBox`, `onlyProtocol`), an `Atomic` (`retired`), or the
+    // `isolationBox`, `onlyProtocol`, the debug `registrationSite`), an
+    // `Atomic` (`retired`), or the
     // `weak let` reference. Loading a weak reference is thread-safe in the Swift
     // runtime (it races only with assignment, and a `let` is never reassigned);
     // the loaded strong reference is handed to listener code only under the
@@ -49,12 +50,29 @@ final class ListenerEntry: @unchecked Sendable {
     /// the rest of it.
     @usableFromInline let retired = Atomic<Bool>(false)
 
-    init(object: AnyObject, isolation: (any Actor)?, onlyProtocol: ObjectIdentifier?) {
-        self.object = object
-        self.id = ObjectIdentifier(object)
-        self.isolationBox = isolation.map { $0 === MainActor.shared ? IsolationBox.mainActor : IsolationBox($0) }
-        self.onlyProtocol = onlyProtocol
-    }
+    #if DEBUG
+        /// Where `addListener` was called, for debug-build diagnostics; nil
+        /// for the other ways of registering.
+        let registrationSite: (fileID: StaticString, line: UInt)?
+
+        init(
+            object: AnyObject, isolation: (any Actor)?, onlyProtocol: ObjectIdentifier?,
+            registrationSite: (fileID: StaticString, line: UInt)? = nil
+        ) {
+            self.object = object
+            self.id = ObjectIdentifier(object)
+            self.isolationBox = isolation.map { $0 === MainActor.shared ? IsolationBox.mainActor : IsolationBox($0) }
+            self.onlyProtocol = onlyProtocol
+            self.registrationSite = registrationSite
+        }
+    #else
+        init(object: AnyObject, isolation: (any Actor)?, onlyProtocol: ObjectIdentifier?) {
+            self.object = object
+            self.id = ObjectIdentifier(object)
+            self.isolationBox = isolation.map { $0 === MainActor.shared ? IsolationBox.mainActor : IsolationBox($0) }
+            self.onlyProtocol = onlyProtocol
+        }
+    #endif
 
     @inlinable
     var isRetired: Bool { retired.load(ordering: .acquiring) }

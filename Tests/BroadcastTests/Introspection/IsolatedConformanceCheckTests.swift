@@ -1,0 +1,194 @@
+import Broadcast
+import Testing
+
+/// The debug-build report of an isolated conformance registered off its actor.
+///
+/// A listener whose conformance is isolated to the main actor but that
+/// registered from code not isolated to the main actor is what the Swift
+/// runtimes of Apple OS releases before the 26 generation, which do not check
+/// isolated conformances, would call off the main actor. Also
+/// `listeners(of:)`, which hands a listener registered on an actor only to
+/// code on that actor, whatever the runtime.
+@Suite("Isolated conformance registered off the main actor")
+struct IsolatedConformanceCheckTests {
+    #if DEBUG
+        @Test(.timeLimit(.minutes(1)))
+        func aListenerWithNoActorWhoseConformanceIsIsolatedIsReported() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let conformer = MainConformer(id: 1, record: CallRecord())
+            let line = #line + 1
+            broadcaster.addListener(conformer)  // non-isolated code: no actor
+            // This runtime checks the isolation: a background broadcast skips it,
+            // and cannot tell an isolated conformance from none; the next use of
+            // the protocol's index on the main actor can.
+            let made = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            await broadcaster.waitForScheduledDeliveries()
+            #expect(diagnostics.all.isEmpty)
+            _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
+            await broadcaster.waitForScheduledDeliveries()
+
+            #expect(made == 0)
+            #expect(
+                diagnostics.all == [
+                    BroadcastDiagnostic(
+                        kind: .isolatedConformanceRegisteredOffMainActor(protocolName: "Ping"),
+                        listenerType: "MainConformer", fileID: "BroadcastTests/IsolatedConformanceCheckTests.swift",
+                        line: line)
+                ])
+            #expect(
+                diagnostics.all.first?.description
+                    == "Broadcast: MainConformer registered at BroadcastTests/IsolatedConformanceCheckTests.swift:"
+                    + "\(line) conforms to Ping only on the main actor (an isolated conformance) but was registered "
+                    + "from code that is not isolated to the main actor, so its calls are not moved to the main "
+                    + "actor. This runtime checks the isolation and skips it wherever the cast fails; the runtimes "
+                    + "of Apple OS releases before the 26 generation (iOS 18, macOS 15) do not, and a broadcast "
+                    + "from another thread would call it there: a data race. Register it from main-actor code, for "
+                    + "example in its @MainActor initializer.")
+            withExtendedLifetime(conformer) {}
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func aMainActorClassRegisteredFromNonIsolatedCodeIsReportedAfterAMainActorBroadcast() async {
+            // Taken in by an index on the main actor, where the cast succeeds:
+            // the main-actor broadcast calls it, and the check still finds the
+            // conformance isolated.
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let record = CallRecord()
+            let pinger = await IsolatedPinger(id: 2, record: record)
+            broadcaster.addListener(pinger)  // non-isolated code, though the class is @MainActor
+            let made = await MainActor.run { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            await broadcaster.waitForScheduledDeliveries()
+
+            #expect(made == 1)
+            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor(protocolName: "Ping")])
+            #expect(diagnostics.all.map(\.listenerType) == ["IsolatedPinger"])
+            withExtendedLifetime(pinger) {}
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func aListenerRegisteredOnAnotherActorIsReported() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let conformer = MainConformer(id: 3, record: CallRecord())
+            let registrar = Registrar()
+            let line = await registrar.run { _ in
+                broadcaster.addListener(conformer)  // the registrar's code: its actor
+                return #line - 1
+            }
+            _ = await onNewThread { broadcaster.listenerCount(of: Ping.self) }  // a query takes it in too
+            _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
+            await broadcaster.waitForScheduledDeliveries()
+
+            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor(protocolName: "Ping")])
+            #expect(diagnostics.all.map(\.line) == [line])
+            withExtendedLifetime(conformer) {}
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func aClassAndProtocolAreReportedOnce() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let first = MainConformer(id: 4, record: CallRecord())
+            broadcaster.addListener(first)
+            _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            let second = MainConformer(id: 5, record: CallRecord())
+            broadcaster.addListener(second)
+            _ = await MainActor.run { broadcaster.broadcast(to: Ping.self) { $0.ping(2) } }
+            _ = await onNewThread { broadcaster.listenerCount(of: Ping.self) }
+            await broadcaster.waitForScheduledDeliveries()
+
+            #expect(diagnostics.all.map(\.listenerType) == ["MainConformer"])
+            withExtendedLifetime((first, second)) {}
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func aListenerReleasedWhileItsAnswerIsOpenIsNeitherKeptNorReported() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            var conformer: MainConformer? = MainConformer(id: 13, record: CallRecord())
+            weak let released = conformer
+            broadcaster.addListener(conformer!)
+            _ = await onNewThread { broadcaster.listenerCount(of: Ping.self) }  // leaves the answer open
+            conformer = nil
+            #expect(released == nil)
+            _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
+            await broadcaster.waitForScheduledDeliveries()
+            #expect(diagnostics.all.isEmpty)
+        }
+
+        /// Whether the protocol's index first takes the listeners in on the
+        /// main actor (each cast is answered there) or on a plain thread
+        /// (a failed cast stays open until a main-actor query).
+        @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+        func registrationsThatAreSafeOnEveryRuntimeAreNotReported(takenInOnTheMainActorFirst: Bool) async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let record = CallRecord()
+            // An isolated conformance registered from main-actor code.
+            let isolated = await MainActor.run {
+                let pinger = IsolatedPinger(id: 6, record: record)
+                broadcaster.addListener(pinger)
+                return pinger
+            }
+            // The same conformance on a class with no actor, registered there.
+            let conformer = MainConformer(id: 7, record: record)
+            _ = await MainActor.run { broadcaster.addListener(conformer) }
+            // A main-actor class with a non-isolated conformance, registered
+            // from non-isolated code.
+            let mainPinger = await MainPinger(id: 8, record: record)
+            broadcaster.addListener(mainPinger)
+            // A plain listener, and one that does not conform, from
+            // non-isolated code.
+            let plain = PlainPinger(id: 9, record: record)
+            broadcaster.addListener(plain)
+            let stranger = Stranger()
+            broadcaster.addListener(stranger)
+
+            var made: [Int] = []
+            if takenInOnTheMainActorFirst {
+                made.append(await MainActor.run { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } })
+                made.append(await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(2) } })
+            } else {
+                made.append(await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } })
+                made.append(await MainActor.run { broadcaster.listenerCount(of: Ping.self) })
+            }
+            await broadcaster.waitForScheduledDeliveries()
+
+            #expect(made == [4, 4])
+            #expect(diagnostics.all.isEmpty)
+            withExtendedLifetime((isolated, conformer, mainPinger, plain, stranger)) {}
+        }
+    #endif
+
+    @Test(.timeLimit(.minutes(1)))
+    func listenersOfHandsOutAListenerRegisteredOnAnActorOnlyThere() async {
+        // `MainPinger`'s conformance is not isolated, so every runtime casts
+        // it anywhere; registered from main-actor code, it is still handed
+        // out only on the main actor, where a broadcast would call it.
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let mainPinger = await MainActor.run {
+            let pinger = MainPinger(id: 10, record: record)
+            broadcaster.addListener(pinger)
+            return pinger
+        }
+        let plain = PlainPinger(id: 11, record: record)
+        broadcaster.addListener(plain)
+        let registrar = Registrar()
+        let onRegistrar = PlainPinger(id: 12, record: record, expectedActor: registrar)
+        await registrar.add(onRegistrar, to: broadcaster)
+
+        let offMain = await onNewThread { broadcaster.listeners(of: Ping.self).map { ObjectIdentifier($0) } }
+        let onMain = await MainActor.run { broadcaster.listeners(of: Ping.self).map { ObjectIdentifier($0) } }
+        let onTheRegistrar = await registrar.run { _ in
+            broadcaster.listeners(of: Ping.self).map { ObjectIdentifier($0) }
+        }
+
+        #expect(offMain == [ObjectIdentifier(plain)])
+        #expect(onMain == [ObjectIdentifier(mainPinger), ObjectIdentifier(plain)])
+        #expect(onTheRegistrar == [ObjectIdentifier(plain), ObjectIdentifier(onRegistrar)])
+        withExtendedLifetime((mainPinger, plain, onRegistrar)) {}
+    }
+}
