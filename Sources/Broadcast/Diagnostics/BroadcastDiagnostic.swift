@@ -27,11 +27,27 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
         /// reported; ``Broadcaster/deliveryExplanation(for:to:isolation:)``
         /// and ``Broadcaster/isRegistered(_:)`` help there.
         case listenerReleasedOnRegistration
+
+        /// A `NotificationForwarder` (in `BroadcastSystemBridge`) received a
+        /// notification its parse closure rejected, by returning `nil` or by
+        /// throwing; it was not forwarded.
+        ///
+        /// ``BroadcastDiagnostic/listenerType`` names the type the
+        /// notification was to be forwarded as, and
+        /// ``BroadcastDiagnostic/fileID`` and ``BroadcastDiagnostic/line``
+        /// where the forwarder was created.
+        ///
+        /// - Parameters:
+        ///   - name: The notification's name.
+        ///   - reason: Why it was rejected: the error thrown, or that the
+        ///     closure returned `nil`.
+        case notificationRejected(name: String, reason: String)
     }
 
     /// What went wrong.
     public let kind: Kind
-    /// The listener's type, as `String(describing:)` names it.
+    /// The listener's type, as `String(describing:)` names it; for a rejected
+    /// notification, the type it was to be forwarded as.
     public let listenerType: String
     /// The file of the call that made the mistake (`#fileID`).
     public let fileID: String
@@ -59,6 +75,9 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
             "Broadcast: \(listenerType) registered at \(fileID):\(line) was released as soon as it was registered: "
                 + "nothing else kept it alive, and a broadcaster holds listeners weakly, so it will never be called. "
                 + "Keep a strong reference to it, for example in a property of its owner."
+        case .notificationRejected(let name, let reason):
+            "Broadcast: a notification named \(name) was not forwarded as \(listenerType) by the forwarder created at "
+                + "\(fileID):\(line): \(reason). The forwarder counts it in rejectedCount and goes on forwarding."
         }
     }
 }
