@@ -64,7 +64,7 @@ final class NotificationObservation: Sendable {
         }
     }
 
-    /// Removes the observers. Calling it again does nothing.
+    /// Removes the observers; calling it again does nothing.
     ///
     /// No block that starts after this returns passes a notification on.
     func stop() {
