@@ -21,8 +21,9 @@ import Synchronization
 /// ```
 ///
 /// - **Lifetime.** Observes from `init` until ``stop()`` or until the
-///   forwarder is released, which removes its observer (the center holds it
-///   weakly). Keep it as long as the notifications should be forwarded.
+///   forwarder is released, which removes its observer (the center's
+///   observer does not keep the forwarder alive, even while it forwards).
+///   Keep it as long as the notifications should be forwarded.
 ///   Once ``stop()`` returns, no notification posted afterwards is forwarded
 ///   (a forwarding another thread has already begun may finish, and a
 ///   delivery it scheduled on an actor still runs).
@@ -51,7 +52,7 @@ public final class NotificationForwarder: Sendable {
     public let broadcaster: Broadcaster
 
     private let observation: NotificationObservation
-    private let counts = Mutex<(forwarded: Int, rejected: Int)>((0, 0))
+    private let counts = ForwardingCounts()
 
     /// Starts forwarding the notifications named `name` as `Event` values
     /// posted to `broadcaster`, for event listeners, handlers and streams.
@@ -129,10 +130,21 @@ public final class NotificationForwarder: Sendable {
         let crossing = BridgeCrossing(
             center: ObjectIdentifier(notificationCenter), name: name, broadcaster: ObjectIdentifier(broadcaster))
         let origin = ForwarderOrigin(payload: Payload.self, fileID: fileID, line: line)
-        observation.start(observing: [name], object: object) { [weak self] notification in
-            guard let self, !crossing.isInProgress else { return }
-            self.forward(notification, crossing: crossing, origin: origin, parse: parse, broadcast: broadcast)
+        let counts = counts
+        // The observer block holds what forwarding needs, never the
+        // forwarder: releasing the forwarder's last reference runs its
+        // `deinit` (and stops forwarding) at once, even while another thread
+        // is forwarding.
+        observation.start(observing: [name], object: object) { notification in
+            guard !crossing.isInProgress else { return }
+            Self.forward(
+                notification, to: broadcaster, crossing: crossing, counts: counts, origin: origin, parse: parse,
+                broadcast: broadcast)
         }
+    }
+
+    deinit {
+        observation.stop()
     }
 
     /// Whether the forwarder still observes its center: `false` once
@@ -143,13 +155,13 @@ public final class NotificationForwarder: Sendable {
 
     /// The number of notifications forwarded so far.
     public var forwardedCount: Int {
-        counts.withLock { $0.forwarded }
+        counts.forwarded.load(ordering: .relaxed)
     }
 
     /// The number of notifications the parse closure rejected so far (by
     /// returning `nil` or throwing).
     public var rejectedCount: Int {
-        counts.withLock { $0.rejected }
+        counts.rejected.load(ordering: .relaxed)
     }
 
     /// Stops forwarding and removes the observer; calling it again does
@@ -164,9 +176,11 @@ public final class NotificationForwarder: Sendable {
 
     // MARK: - Forwarding
 
-    private func forward<Payload>(
+    private static func forward<Payload>(
         _ notification: Notification,
+        to broadcaster: Broadcaster,
         crossing: BridgeCrossing,
+        counts: ForwardingCounts,
         origin: ForwarderOrigin,
         parse: (Notification) throws -> Payload?,
         broadcast: (Broadcaster, Payload) -> Void
@@ -180,13 +194,19 @@ public final class NotificationForwarder: Sendable {
             thrown = error
         }
         guard let payload else {
-            counts.withLock { $0.rejected += 1 }
+            counts.rejected.add(1, ordering: .relaxed)
             broadcaster.report(origin.rejection(of: notification, thrown: thrown))
             return
         }
-        counts.withLock { $0.forwarded += 1 }
+        counts.forwarded.add(1, ordering: .relaxed)
         crossing.whileCrossing { broadcast(broadcaster, payload) }
     }
+}
+
+/// A forwarder's counts, shared with its observer block.
+private final class ForwardingCounts: Sendable {
+    let forwarded = Atomic<Int>(0)
+    let rejected = Atomic<Int>(0)
 }
 
 /// What a rejection report says about the forwarder that made it.
