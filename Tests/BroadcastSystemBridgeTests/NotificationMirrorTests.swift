@@ -113,8 +113,8 @@ func observeLegacy(
         for observer in observers { center.removeObserver(observer) }
     }
 
-    /// Half migrated: a forwarder and a mirror on the same name, center and
-    /// broadcaster. Whichever side posts, every listener and every observer
+    /// Half migrated, with a forwarder and a mirror on the same name, center
+    /// and broadcaster: whichever side posts, every listener and every observer
     /// hears each change exactly once, and nothing loops.
     @Test func forwarderAndMirrorOnOneNameNeitherLoopNorDuplicate() {
         let center = NotificationCenter()
