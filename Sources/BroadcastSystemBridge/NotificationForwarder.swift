@@ -13,9 +13,10 @@ import Synchronization
 /// ```swift
 /// nonisolated struct ScoreChanged: Sendable { let score: Int }
 ///
-/// let forwarder = NotificationForwarder(forwarding: .scoreDidChange, from: .default, to: broadcaster) {
-///     notification in
-///     guard let score = notification.userInfo?["score"] as? Int else { return nil }
+/// let forwarder = NotificationForwarder(
+///     forwarding: .scoreDidChange, as: ScoreChanged.self, from: .default, to: broadcaster
+/// ) { notification in
+///     guard let score = notification.userInfo?["score"] as? Int else { return nil }  // rejected
 ///     return ScoreChanged(score: score)
 /// }
 /// ```
@@ -61,6 +62,7 @@ public final class NotificationForwarder: Sendable {
     ///   - name: The name of the notifications to forward.
     ///   - object: Only forward notifications from this sender; `nil`
     ///     forwards them whatever their sender.
+    ///   - eventType: The type of the events posted.
     ///   - notificationCenter: The center to observe.
     ///   - broadcaster: Where the events are posted.
     ///   - sticky: Whether each event is posted as the sticky `Event` (see
@@ -73,6 +75,7 @@ public final class NotificationForwarder: Sendable {
     public convenience init<Event: Sendable>(
         forwarding name: Notification.Name,
         object: AnyObject? = nil,
+        as eventType: Event.Type,
         from notificationCenter: NotificationCenter,
         to broadcaster: Broadcaster,
         sticky: Bool = false,

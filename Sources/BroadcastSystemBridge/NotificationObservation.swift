@@ -15,12 +15,23 @@ import Synchronization
 /// is checked first. No lock is held while `receive` runs, and none is taken
 /// by a block, so a center that calls blocks under its own lock cannot
 /// deadlock with this one.
-final class NotificationObservation: Sendable {
+///
+/// The tokens are guarded by an `NSLock`, not `Synchronization.Mutex`: on
+/// Linux the latter is a futex ThreadSanitizer cannot see, so every test of
+/// forwarding under TSan would report the token list as a race. Only `start`
+/// and `stop` take the lock.
+final class NotificationObservation: @unchecked Sendable {
+    // @unchecked Sendable: `tokens` is only read or written while `lock` is
+    // held (each token is only ever passed back to the thread-safe
+    // `removeObserver`); `center` and `isActive` are immutable and
+    // thread-safe.
     /// The center observed.
     let center: NotificationCenter
 
-    /// The observer tokens, behind a lock: `start` and `stop` may race.
-    private let tokens = Mutex<[ObserverToken]>([])
+    /// Guards `tokens`: `start` and `stop` may race.
+    private let lock = NSLock()
+    /// The observer tokens; empty when not observing.
+    private var tokens: [any NSObjectProtocol] = []
     /// Whether blocks should pass notifications on; read by every block,
     /// without the lock.
     private let isActive = Atomic<Bool>(false)
@@ -35,7 +46,7 @@ final class NotificationObservation: Sendable {
 
     /// Whether the observers are installed.
     var isObserving: Bool {
-        tokens.withLock { !$0.isEmpty }
+        lock.withLock { !tokens.isEmpty }
     }
 
     /// Installs one observer per name, each calling `receive` on the posting
@@ -51,15 +62,14 @@ final class NotificationObservation: Sendable {
         object: AnyObject? = nil,
         receive: @escaping @Sendable (Notification) -> Void
     ) {
-        tokens.withLock { tokens in
+        lock.withLock {
             guard tokens.isEmpty else { return }
             isActive.store(true, ordering: .releasing)
             tokens = names.map { name in
-                let token = center.addObserver(forName: name, object: object, queue: nil) { [weak self] notification in
+                center.addObserver(forName: name, object: object, queue: nil) { [weak self] notification in
                     guard let self, self.isActive.load(ordering: .acquiring) else { return }
                     receive(notification)
                 }
-                return ObserverToken(token)
             }
         }
     }
@@ -68,23 +78,11 @@ final class NotificationObservation: Sendable {
     ///
     /// No block that starts after this returns passes a notification on.
     func stop() {
-        let removed = tokens.withLock { tokens in
+        let removed = lock.withLock {
             isActive.store(false, ordering: .releasing)
             defer { tokens.removeAll() }
             return tokens
         }
-        for token in removed { center.removeObserver(token.token) }
-    }
-}
-
-/// The token `addObserver(forName:object:queue:using:)` returns.
-struct ObserverToken: @unchecked Sendable {
-    // @unchecked Sendable: the token is an opaque handle that is only ever
-    // passed back to `NotificationCenter.removeObserver(_:)`, which is
-    // thread-safe; nothing reads or mutates it.
-    let token: any NSObjectProtocol
-
-    init(_ token: any NSObjectProtocol) {
-        self.token = token
+        for token in removed { center.removeObserver(token) }
     }
 }

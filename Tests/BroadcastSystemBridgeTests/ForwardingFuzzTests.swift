@@ -104,7 +104,8 @@ enum MoveError: Error {
         let center = NotificationCenter()
         let reports = Atomic<Int>(0)
         let broadcaster = Broadcaster(onDiagnostic: { _ in reports.add(1, ordering: .relaxed) })
-        let forwarder = NotificationForwarder(forwarding: Self.name, from: center, to: broadcaster, parse: parseMove)
+        let forwarder = NotificationForwarder(
+            forwarding: Self.name, as: Move.self, from: center, to: broadcaster, parse: parseMove)
         let received = Log<Move>()
         let token = broadcaster.addHandler(for: Move.self) { received.append($0) }
 

@@ -91,8 +91,9 @@ import Testing
         await onNewThread {
             var running: [Int: NotificationForwarder] = [:]
             for generation in 1...Self.generations {
-                running[generation] = NotificationForwarder(forwarding: Self.name, from: center, to: broadcaster) {
-                    notification -> Delivery? in
+                running[generation] = NotificationForwarder(
+                    forwarding: Self.name, as: Delivery.self, from: center, to: broadcaster
+                ) { notification in
                     guard let poster = notification.userInfo?["poster"] as? Int,
                         let sequence = notification.userInfo?["sequence"] as? Int
                     else { return nil }

@@ -11,7 +11,7 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let forwarder = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let seen = Log<(score: Int, thread: ObjectIdentifier)>()
         let token = broadcaster.addHandler(for: ScoreChanged.self) { event in  // non-isolated
             seen.append((event.score, ObjectIdentifier(Thread.current)))
@@ -38,7 +38,7 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let events = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let calls = NotificationForwarder(forwarding: .scoreDidChange, from: center, to: broadcaster) {
             $0.userInfo?["score"] as? Int
         } broadcast: { broadcaster, score in
@@ -92,8 +92,9 @@ import Testing
         let reports = Log<BroadcastDiagnostic>()
         let broadcaster = Broadcaster(onDiagnostic: { reports.append($0) })
         let line = #line + 1
-        let forwarder = NotificationForwarder(forwarding: .scoreDidChange, from: center, to: broadcaster) {
-            notification -> ScoreChanged? in
+        let forwarder = NotificationForwarder(
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster
+        ) { notification in
             if notification.userInfo?["throw"] != nil { throw MissingScore() }
             return parseScore(notification)
         }
@@ -137,7 +138,7 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let forwarder = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let seen = Log<Int>()
         let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
         postScore(1, to: center)
@@ -160,7 +161,7 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         var forwarder: NotificationForwarder? = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         weak let weakForwarder = forwarder
         let seen = Log<Int>()
         let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
@@ -182,7 +183,8 @@ import Testing
         let broadcaster = Broadcaster()
         let sender = Sender()
         let forwarder = NotificationForwarder(
-            forwarding: .scoreDidChange, object: sender, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, object: sender, as: ScoreChanged.self, from: center, to: broadcaster,
+            parse: parseScore)
         let seen = Log<Int>()
         let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
 
@@ -200,7 +202,8 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let forwarder = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, sticky: true, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, sticky: true,
+            parse: parseScore)
         postScore(4, to: center)
         postScore(5, to: center)
 

@@ -120,7 +120,7 @@ func observeLegacy(
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let forwarder = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let mirror = NotificationMirror(
             mirroring: ScoreChanged.self, from: broadcaster, to: center, as: .scoreDidChange
         ) { ["score": $0.score] }
@@ -149,7 +149,7 @@ func observeLegacy(
         let converted = Log<Int>()  // registered before the mirror: hears score 1 first
         let token = broadcaster.addHandler(for: ScoreChanged.self) { converted.append($0.score) }
         let forwarder = NotificationForwarder(
-            forwarding: .scoreDidChange, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let mirror = NotificationMirror(
             mirroring: ScoreChanged.self, from: broadcaster, to: center, as: .scoreDidChange
         ) { ["score": $0.score] }
@@ -182,8 +182,10 @@ func observeLegacy(
             NotificationMirror(mirroring: ScoreChanged.self, from: second, to: center, as: .scoreDidChange) {
                 ["score": $0.score]
             },
-            NotificationForwarder(forwarding: .scoreDidChange, from: center, to: first, parse: parseScore),
-            NotificationForwarder(forwarding: .scoreDidChange, from: center, to: second, parse: parseScore)
+            NotificationForwarder(
+                forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: first, parse: parseScore),
+            NotificationForwarder(
+                forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: second, parse: parseScore)
         )
         let firstSeen = Log<Int>()
         let secondSeen = Log<Int>()
