@@ -1,6 +1,7 @@
-// The migration guide's "Step by step, one notification at a time" snippet
-// from Docs/Migration.md and the bridge's DocC article, as written, so that
-// it keeps compiling and the half-migrated app it shows keeps working.
+// The migration guide's "Step by step, one notification at a time" section
+// (Docs/Migration.md), every snippet as written, so that they keep compiling
+// and the half-migrated app they show keeps working. The DocC article
+// "Migrating One Notification at a Time" quotes the same code.
 import Broadcast
 import BroadcastSystemBridge
 import Foundation
@@ -11,12 +12,12 @@ nonisolated extension Notification.Name {
     static let cartDidChange = Notification.Name("CartDidChange")
 }
 
-// 1. The typed event that replaces it.
+// The typed event that replaces it.
 nonisolated struct CartChanged: Sendable, Equatable {
     let itemCount: Int
 }
 
-// 2. Both directions, in one place, for as long as both worlds exist.
+// Both directions, in one place, for as long as both worlds exist.
 final class CartMigration {
     private let forwarder: NotificationForwarder
     private let mirror: NotificationMirror
@@ -36,7 +37,7 @@ final class CartMigration {
     }
 }
 
-// 3. Converted: a badge that listens typed.
+// Converted: listens typed.
 @MainActor final class CartBadge {
     private(set) var count = 0
     private(set) var updates = 0
@@ -67,7 +68,6 @@ final class CartMigration {
     }
 }
 
-// Posters, one of each kind.
 nonisolated final class LegacyCart: Sendable {
     let center: NotificationCenter
     init(center: NotificationCenter = .default) { self.center = center }
@@ -84,7 +84,6 @@ nonisolated final class Cart: Sendable {
     }
 }
 
-// A listener protocol works the same way, through your typed method.
 nonisolated protocol CartListener: AnyObject {
     func cartChanged(itemCount: Int)
 }
@@ -112,7 +111,7 @@ final class CartListenerSpy: CartListener, Sendable {
 @Suite struct MigrationSnippetTests {
     /// Half migrated: whichever side posts, the converted badge and the
     /// unconverted button each hear every change once, before the post
-    /// returns on the main actor.
+    /// returns on the main actor (the guide's test, as written).
     @Test @MainActor func halfMigratedAppHearsEveryChangeOnceOnBothSides() {
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
