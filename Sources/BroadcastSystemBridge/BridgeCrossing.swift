@@ -19,6 +19,12 @@ import Foundation
 /// mark the outward direction (an event value has nowhere to carry a mark) and
 /// would show the mark to every observer; and a task-local value would be
 /// inherited by tasks a listener starts, suppressing later, unrelated events.
+///
+/// The price of the thread as scope: while a crossing is in progress, the
+/// same crossing made again on that thread from inside it (a listener of the
+/// forwarded event posting another event of that type synchronously, or an
+/// observer of the mirrored notification posting that name again) is taken
+/// for the echo and not made.
 struct BridgeCrossing: Equatable {
     let center: ObjectIdentifier
     let name: Notification.Name
@@ -27,13 +33,13 @@ struct BridgeCrossing: Equatable {
     /// Whether this crossing is in progress on the current thread, in either
     /// direction.
     var isInProgress: Bool {
-        Self.stack()?.crossings.contains(self) ?? false
+        Self.currentStack?.crossings.contains(self) ?? false
     }
 
     /// Runs `body` with this crossing recorded as in progress on the current
     /// thread.
     func whileCrossing<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let stack = Self.stack(creating: true)!
+        let stack = Self.currentStack ?? Self.makeCurrentStack()
         stack.crossings.append(self)
         defer { stack.crossings.removeLast() }
         return try body()
@@ -47,13 +53,15 @@ struct BridgeCrossing: Equatable {
     private static let key = "BroadcastSystemBridge.crossingsInProgress"
 
     /// The current thread's stack, kept in its thread dictionary (which only
-    /// that thread reads or writes).
-    private static func stack(creating: Bool = false) -> Stack? {
-        let dictionary = Thread.current.threadDictionary
-        if let stack = dictionary[key] as? Stack { return stack }
-        guard creating else { return nil }
+    /// that thread reads or writes); `nil` before its first crossing.
+    private static var currentStack: Stack? {
+        Thread.current.threadDictionary[key] as? Stack
+    }
+
+    /// Gives the current thread an empty stack.
+    private static func makeCurrentStack() -> Stack {
         let stack = Stack()
-        dictionary[key] = stack
+        Thread.current.threadDictionary[key] = stack
         return stack
     }
 }

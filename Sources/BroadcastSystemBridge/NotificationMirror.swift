@@ -33,7 +33,9 @@ import Synchronization
 ///   notification posted by code not yet converted is not posted a second
 ///   time. Both directions run synchronously on the posting thread, which
 ///   records the crossing in progress while it runs; other threads are not
-///   affected. The notification itself carries no mark.
+///   affected. The notification itself carries no mark. (So an event of this
+///   type that a listener posts synchronously while a forwarded one is being
+///   delivered, on that thread, is not mirrored either.)
 public final class NotificationMirror: Sendable {
     /// The name of the notifications posted.
     public let name: Notification.Name

@@ -204,4 +204,31 @@ func observeLegacy(
         withExtendedLifetime((bridges, tokens)) {}
         center.removeObserver(observer)
     }
+
+    /// The documented price of the per-thread record: an event of the
+    /// mirrored type that a listener posts synchronously while a forwarded
+    /// one is delivered is taken for the echo and not mirrored; posted after
+    /// the delivery, it is.
+    @Test func aFollowUpPostedInsideTheCrossingIsNotMirrored() {
+        let center = NotificationCenter()
+        let broadcaster = Broadcaster()
+        let forwarder = NotificationForwarder(
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
+        let mirror = NotificationMirror(
+            mirroring: ScoreChanged.self, from: broadcaster, to: center, as: .scoreDidChange
+        ) { ["score": $0.score] }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { event in
+            if event.score == 1 { broadcaster.post(ScoreChanged(score: 2)) }  // a follow-up, inside the crossing
+        }
+        let observed = Log<ObservedNotification>()
+        let observer = observeLegacy(on: center, into: observed)
+
+        postScore(1, to: center)
+        broadcaster.post(ScoreChanged(score: 3))
+
+        #expect(observed.all.map(\.score) == [1, 3])
+        #expect(mirror.mirroredCount == 1)
+        withExtendedLifetime((token, forwarder, mirror)) {}
+        center.removeObserver(observer)
+    }
 }
