@@ -156,19 +156,30 @@ import Testing
     }
 
     /// Released, a forwarder is deallocated at once (the center's observer
-    /// does not keep it alive) and forwards nothing more.
+    /// does not keep it alive), forwards nothing more, and its observer is
+    /// removed (the center lets go of the parse closure and what it
+    /// captured).
     @Test func releasedForwarderIsDeallocatedAndStopsForwarding() async {
+        final class Canary: Sendable {}
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
+        var canary: Canary? = Canary()
+        weak let weakCanary = canary
         var forwarder: NotificationForwarder? = NotificationForwarder(
-            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
+            forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster
+        ) { [canary] notification in
+            withExtendedLifetime(canary) { parseScore(notification) }
+        }
+        canary = nil
         weak let weakForwarder = forwarder
         let seen = Log<Int>()
         let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
         postScore(1, to: center)
 
+        #expect(weakCanary != nil)
         forwarder = nil
         #expect(weakForwarder == nil)
+        #expect(weakCanary == nil)
         postScore(2, to: center)
         await onNewThread { postScore(3, to: center) }
 
