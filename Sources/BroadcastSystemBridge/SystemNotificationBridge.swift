@@ -35,7 +35,10 @@ public final class SystemNotificationBridge: Sendable {
     /// The center observed.
     public let notificationCenter: NotificationCenter
 
-    private let observers = Mutex<[any NSObjectProtocol]>([])
+    /// The observers, shared with ``NotificationForwarder``: added with
+    /// `queue: nil` (so a main-thread post reaches main-actor listeners before
+    /// it returns), removed by ``stop()`` and on release.
+    private let observation: NotificationObservation
     private let state: Mutex<BridgeState>
     /// Ends the application-state streams this bridge handed out, by key.
     private let streamFinishers = Mutex<(nextKey: Int, finishers: [Int: @Sendable () -> Void])>((0, [:]))
@@ -59,14 +62,15 @@ public final class SystemNotificationBridge: Sendable {
         self.broadcaster = broadcaster
         self.notificationCenter = notificationCenter
         self.state = Mutex(BridgeState(application: initialApplicationState))
+        self.observation = NotificationObservation(center: notificationCenter)
         Self.keepApplicationState(initialApplicationState, in: broadcaster)
         if let initialApplicationState { broadcaster.setStickyEvent(initialApplicationState) }
         start()
     }
 
     deinit {
-        let tokens = observers.withLock { $0 }
-        for token in tokens { notificationCenter.removeObserver(token) }
+        // The observation removes its observers when it is released, with
+        // the bridge.
         let finishers = streamFinishers.withLock { $0.finishers.values }
         for finish in finishers { finish() }
     }
@@ -75,7 +79,7 @@ public final class SystemNotificationBridge: Sendable {
 
     /// Whether the bridge is observing its center.
     public var isObserving: Bool {
-        observers.withLock { !$0.isEmpty }
+        observation.isObserving
     }
 
     /// Stops observing the center.
@@ -83,24 +87,15 @@ public final class SystemNotificationBridge: Sendable {
     /// No notification posted after this returns is delivered. Deliveries
     /// already scheduled still run. Calling it again does nothing.
     public func stop() {
-        let tokens = observers.withLock { observers in
-            defer { observers.removeAll() }
-            return observers
-        }
-        for token in tokens { notificationCenter.removeObserver(token) }
+        observation.stop()
     }
 
     /// Observes the center again after ``stop()``.
     ///
     /// Does nothing while observing; `init` already starts.
     public func start() {
-        observers.withLock { observers in
-            guard observers.isEmpty else { return }
-            observers = SystemEvent.observedNames.map { name in
-                notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self] notification in
-                    self?.receive(notification)
-                }
-            }
+        observation.start(observing: SystemEvent.observedNames) { [weak self] notification in
+            self?.receive(notification)
         }
     }
 

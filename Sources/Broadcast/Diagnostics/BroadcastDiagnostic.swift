@@ -53,11 +53,26 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
         /// (``Broadcaster/waitForScheduledDeliveries()`` waits for it).
         /// Conformances isolated to other global actors are not checked.
         case isolatedConformanceRegisteredOffMainActor(protocolName: String)
+        /// A `NotificationForwarder` (in `BroadcastSystemBridge`) received a
+        /// notification its parse closure rejected, by returning `nil` or by
+        /// throwing; it was not forwarded.
+        ///
+        /// ``BroadcastDiagnostic/listenerType`` names the type the
+        /// notification was to be forwarded as, and
+        /// ``BroadcastDiagnostic/fileID`` and ``BroadcastDiagnostic/line``
+        /// where the forwarder was created.
+        ///
+        /// - Parameters:
+        ///   - name: The notification's name.
+        ///   - reason: Why it was rejected: the error thrown, or that the
+        ///     closure returned `nil`.
+        case notificationRejected(name: String, reason: String)
     }
 
     /// What went wrong.
     public let kind: Kind
-    /// The listener's type, as `String(describing:)` names it.
+    /// The listener's type, as `String(describing:)` names it; for a rejected
+    /// notification, the type it was to be forwarded as.
     public let listenerType: String
     /// The file of the call that made the mistake (`#fileID`); empty when
     /// the mistake was not made by a call that records its place (a
@@ -94,6 +109,9 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
                 + "wherever the cast fails; the runtimes of Apple OS releases before the 26 generation "
                 + "(iOS 18, macOS 15) do not, and a broadcast from another thread would call it there: a data race. "
                 + "Register it from main-actor code, for example in its @MainActor initializer."
+        case .notificationRejected(let name, let reason):
+            "Broadcast: a notification named \(name) was not forwarded as \(listenerType) by the forwarder created at "
+                + "\(fileID):\(line): \(reason). The forwarder counts it in rejectedCount and goes on forwarding."
         }
     }
 

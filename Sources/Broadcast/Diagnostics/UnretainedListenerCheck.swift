@@ -1,6 +1,4 @@
 #if DEBUG
-    import Foundation
-
     /// Debug builds only: notices a listener that `addListener` held the last
     /// reference to.
     ///
@@ -28,14 +26,10 @@
         /// error) if it has been deallocated.
         func reportIfReleased(to broadcaster: Broadcaster) {
             guard listener == nil else { return }
-            let diagnostic = BroadcastDiagnostic(
-                kind: .listenerReleasedOnRegistration, listenerType: String(describing: listenerType),
-                fileID: "\(fileID)", line: Int(line))
-            if let handler = broadcaster.diagnosticHandler {
-                handler(diagnostic)
-            } else {
-                FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-            }
+            broadcaster.report(
+                BroadcastDiagnostic(
+                    kind: .listenerReleasedOnRegistration, listenerType: String(describing: listenerType),
+                    fileID: "\(fileID)", line: Int(line)))
         }
     }
 #endif
