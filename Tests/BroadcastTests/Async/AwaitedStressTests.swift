@@ -12,8 +12,9 @@ final class CountingSession: SessionListener, Sendable {
 }
 
 /// Awaited broadcasts from 8 tasks at once, with listeners joining and
-/// leaving meanwhile: no call lost, none duplicated. Also run under
-/// ThreadSanitizer.
+/// leaving meanwhile.
+///
+/// No call lost, none duplicated. Also run under ThreadSanitizer.
 @Suite("Awaited broadcasts: stress", .timeLimit(.minutes(1)))
 struct AwaitedStressTests {
     static let taskCount = 8
