@@ -53,6 +53,12 @@ struct AwaitedIsolationTests {
 
         #expect(made == 1)
         #expect(log.all == ["plain:start", "plain:end"])
+        // What the main actor found is kept: a synchronous broadcast from
+        // another task no longer counts the bystander as a scheduled call.
+        let synchronous = await Task.detached {
+            broadcaster.broadcast(to: SessionListener.self) { _ in }
+        }.value
+        #expect(synchronous == 1)
         withExtendedLifetime(bystander) {}
     }
 
