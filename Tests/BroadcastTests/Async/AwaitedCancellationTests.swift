@@ -105,10 +105,11 @@ struct AwaitedCancellationTests {
     @Test func concurrentThrowsTheFirstErrorAndCancelsTheCallsStillRunning() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
+        let neverFired = Signal()
         let slow = FlushSpy("slow", log: log) {
-            // Runs until the failing call cancels it.
-            while !Task.isCancelled { await Task.yield() }
-            log.record("slow:saw cancellation")
+            // Suspended until the failing call cancels it.
+            await neverFired.waitUnlessCancelled()
+            if Task.isCancelled { log.record("slow:saw cancellation") }
         }
         let failing = FlushSpy("failing", log: log, fails: true)
         broadcaster.addListener(slow)

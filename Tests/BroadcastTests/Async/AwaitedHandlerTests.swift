@@ -31,7 +31,9 @@ struct AwaitedHandlerTests {
     @Test func concurrentHandlersRunAtTheSameTime() async {
         let broadcaster = Broadcaster()
         let secondStarted = Signal()
-        let first = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in await secondStarted.wait() }
+        let first = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
+            await secondStarted.waitUnlessCancelled()
+        }
         let second = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in secondStarted.fire() }
 
         let made = await broadcaster.postAwaitingHandlers(StoreCleared(reason: "x"), order: .concurrent)

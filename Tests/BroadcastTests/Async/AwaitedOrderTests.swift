@@ -28,7 +28,7 @@ struct AwaitedOrderTests {
         let secondStarted = Signal()
         // The first listener returns only once the second has started: run
         // one at a time, this broadcast would never return.
-        let first = SessionSpy("a", log: log) { await secondStarted.wait() }
+        let first = SessionSpy("a", log: log) { await secondStarted.waitUnlessCancelled() }
         let second = SessionSpy("b", log: log) { secondStarted.fire() }
         broadcaster.addListener(first)
         broadcaster.addListener(second)

@@ -99,7 +99,32 @@ final class Signal: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once ``fire()`` has been called.
+    /// Returns once ``fire()`` has been called, or once the waiting task is
+    /// cancelled: for waits that only a broken broadcast would make endless,
+    /// so that the test's time limit ends them.
+    func waitUnlessCancelled() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Checked under the lock the handler drains under, so a
+                // cancellation either finds this waiter or is seen here.
+                let resumeNow = state.withLock { state in
+                    if state.isFired || Task.isCancelled { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiters = state.withLock { state in
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Returns once ``fire()`` has been called, even if the waiting task is
+    /// cancelled.
     func wait() async {
         await withCheckedContinuation { continuation in
             let fired = state.withLock { state in
