@@ -8,6 +8,14 @@
 /// checked and used there (``DeliveryContext``). Before each call it
 /// re-checks that the broadcasting task is not cancelled, the entry still
 /// registered and its listener alive.
+///
+/// Inlinable, for the reason given at ``Delivery``: compiled for each
+/// broadcast's `P` where the broadcast is written, the loop costs about a
+/// tenth of its unspecialized form (`Docs/Benchmarks.md`, "Awaited
+/// broadcasts"). The same rule holds: nothing here casts; the casts stay in
+/// ``IndexMember/castAndCall(_:as:_:)``, and what is learned goes through
+/// ``AwaitedLearning``, which is not inlinable.
+@usableFromInline
 enum AwaitedDelivery {
     /// Calls `members` one after another, in registration order.
     ///
@@ -16,12 +24,12 @@ enum AwaitedDelivery {
     ///   - listenerType: The protocol the members are delivered as.
     ///   - isolation: Where the broadcast runs; listeners with no actor are
     ///     called here.
-    ///   - broadcaster: Told about a listener found, on its actor, not to
-    ///     conform.
+    ///   - broadcaster: Told what the calls learned about conformances.
     ///   - deliver: Makes the typed call.
     /// - Returns: The number of calls made.
     /// - Throws: The first error a call throws; the later members are not
     ///   called.
+    @inlinable
     static func deliverSequentially<P, Failure: Error>(
         to members: [IndexMember],
         as listenerType: P.Type,
@@ -45,23 +53,6 @@ enum AwaitedDelivery {
         return made
     }
 
-    /// Calls `members`, all to be called on `actor`, one after another there.
-    ///
-    /// - Returns: The number of calls made.
-    private static func callInOrder<P, Failure: Error>(
-        _ members: ArraySlice<IndexMember>,
-        as _: P.Type,
-        on actor: isolated (any Actor)?,
-        broadcaster: Broadcaster,
-        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
-    ) async throws(Failure) -> Int {
-        var made = 0
-        for member in members {
-            if try await call(member, as: P.self, on: actor, broadcaster: broadcaster, deliver) { made += 1 }
-        }
-        return made
-    }
-
     /// Calls each of `members` in its own child task, created in
     /// registration order, and returns once every call has returned.
     ///
@@ -73,6 +64,7 @@ enum AwaitedDelivery {
     ///   the first member's); it cancels the calls still running, which see
     ///   the cancellation, and stops the calls not yet begun. Errors thrown
     ///   after it are discarded.
+    @inlinable
     static func deliverConcurrently<P, Failure: Error>(
         to members: [IndexMember],
         as listenerType: P.Type,
@@ -82,13 +74,14 @@ enum AwaitedDelivery {
     ) async throws(Failure) -> Int {
         var made = 0
         var firstFailure: Failure?
-        await withTaskGroup(of: Result<Bool, Failure>.self) { group in
-            for member in members {
+        await withTaskGroup(of: Result<Int, Failure>.self) { group in
+            for index in members.indices {
                 let added = group.addTaskUnlessCancelled {
                     do throws(Failure) {
-                        let place = member.entry.isolation
+                        let place = members[index].entry.isolation
                         return .success(
-                            try await call(member, as: P.self, on: place, broadcaster: broadcaster, deliver))
+                            try await callInOrder(
+                                members[index...index], as: P.self, on: place, broadcaster: broadcaster, deliver))
                     } catch {
                         return .failure(error)
                     }
@@ -98,7 +91,7 @@ enum AwaitedDelivery {
             for await result in group {
                 switch result {
                 case .success(let called):
-                    if called { made += 1 }
+                    made += called
                 case .failure(let failure):
                     guard firstFailure == nil else { continue }
                     firstFailure = failure
@@ -110,32 +103,119 @@ enum AwaitedDelivery {
         return made
     }
 
-    /// Calls `member` as a `P` on `actor`, unless the broadcasting task is
-    /// cancelled, the entry retired or its listener released; returns
-    /// whether it was called.
+    /// Calls `members`, one after another, as `P` on `actor`: the
+    /// listeners' own actor, or for listeners with none where the broadcast
+    /// puts them.
     ///
-    /// `actor` is the listener's own actor, or for a listener with none
-    /// where the broadcast puts it. The cast (or the class's projection) is
-    /// taken here, on `actor`, where ``DeliveryContext`` can tell whether a
-    /// failed cast is definitive; a definitive failure is recorded so that
-    /// later broadcasts leave the listener out.
-    private static func call<P, Failure: Error>(
-        _ member: IndexMember,
+    /// Before each call: stops if the broadcasting task is cancelled, skips
+    /// the member if its entry is retired or its listener released. The
+    /// listener's `P` comes from its class's projection (or a cast) made
+    /// here, on `actor`, where ``DeliveryContext`` can tell whether a failed
+    /// cast is definitive.
+    ///
+    /// - Returns: The number of calls made.
+    @inlinable
+    static func callInOrder<P, Failure: Error>(
+        _ members: ArraySlice<IndexMember>,
         as _: P.Type,
         on actor: isolated (any Actor)?,
         broadcaster: Broadcaster,
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
+    ) async throws(Failure) -> Int {
+        var made = 0
+        var learning = AwaitedLearning()
+        defer { learning.finish(in: broadcaster, as: P.self) }
+        for member in members {
+            guard !Task.isCancelled else { break }
+            if try await call(member, as: P.self, on: actor, learning: &learning, deliver) { made += 1 }
+        }
+        return made
+    }
+
+    /// Calls `member` as `P` on `actor`, unless its entry is retired or its
+    /// listener released; returns whether it was called.
+    ///
+    /// A function of its own, not the body of the loop in
+    /// ``callInOrder(_:as:on:broadcaster:_:)``: the listener is sent to
+    /// `deliver`, and the compiler's region analysis cannot tell one
+    /// iteration's listener from the next.
+    @inlinable
+    static func call<P, Failure: Error>(
+        _ member: IndexMember,
+        as _: P.Type,
+        on actor: isolated (any Actor)?,
+        learning: inout AwaitedLearning,
+        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
     ) async throws(Failure) -> Bool {
-        guard !Task.isCancelled, let object = member.entry.liveObject else { return false }
-        var place = DeliveryPlace(isolation: actor)
+        guard let object = member.entry.liveObject else { return false }
+        var place = DeliveryPlace(awaitingOn: actor)
         var cast: P?
         guard member.withListener(object, as: P.self, in: &place, { cast = $0 }), let listener = cast else {
-            if let listenerActor = member.entry.isolation, place.castsAreDefinitive(on: listenerActor) {
-                broadcaster.recordNonconformance(of: type(of: object), to: P.self)
-            }
+            learning.castFailed(for: type(of: object), of: member.entry, in: &place)
             return false
+        }
+        if member.projection == nil, place.isOnMainQueue {
+            // Only the projection (a `Sendable` value) is kept, so the
+            // listener can still be sent to `deliver`.
+            learning.keep(AwaitedLearning.projection(of: listener, object))
         }
         try await deliver(listener)
         return true
+    }
+}
+
+/// What the calls of one run of an awaited broadcast learn, handed to the
+/// broadcaster's index when the run ends: listeners found, definitively, not
+/// to conform, and projections for members cast on the main queue (which,
+/// registered on the main actor and indexed by a broadcast elsewhere, had
+/// none), as scheduled calls teach them (``LearnedProjections``).
+///
+/// Not inlinable: it casts nothing, but it keeps what casts found, which
+/// stays in the library (see ``Delivery``).
+@usableFromInline
+struct AwaitedLearning: Sendable {
+    private var learned = LearnedProjections()
+    private var nonconforming: [AnyObject.Type] = []
+
+    @usableFromInline
+    init() {}
+
+    /// Notes that the listener of `entry`, of class `objectType`, is not a
+    /// `P` where the run is: recorded if that is definitive there.
+    @usableFromInline
+    mutating func castFailed(for objectType: AnyObject.Type, of entry: ListenerEntry, in place: inout DeliveryPlace) {
+        guard let listenerActor = entry.isolation, place.castsAreDefinitive(on: listenerActor) else { return }
+        nonconforming.append(objectType)
+    }
+
+    /// The projection of `listener`, cast from `object` on the main queue,
+    /// with its class; nil if its bits cannot be kept.
+    @usableFromInline
+    static func projection<P>(of listener: P, _ object: AnyObject) -> (ObjectIdentifier, CastProjection)? {
+        CastProjection.make(listener, of: object, madeOnMainQueue: true).map {
+            (ObjectIdentifier(type(of: object)), $0)
+        }
+    }
+
+    /// Keeps `learned`, a projection for a class, for the index.
+    @usableFromInline
+    mutating func keep(_ learned: (ObjectIdentifier, CastProjection)?) {
+        guard let (objectType, projection) = learned else { return }
+        self.learned.keep(projection, of: objectType)
+    }
+
+    /// Records what was learned, under the broadcaster's lock, once per run.
+    @usableFromInline
+    func finish<P>(in broadcaster: Broadcaster, as _: P.Type) {
+        for type in nonconforming { broadcaster.recordNonconformance(of: type, to: P.self) }
+        if !learned.isEmpty { broadcaster.storage.withLock { $0.adopt(learned, to: P.self) } }
+    }
+}
+
+extension DeliveryPlace {
+    /// A place for the calls of an awaited broadcast made on `actor`.
+    @usableFromInline
+    init(awaitingOn actor: (any Actor)?) {
+        self.init(isolation: actor)
     }
 }

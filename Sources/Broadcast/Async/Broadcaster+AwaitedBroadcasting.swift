@@ -27,7 +27,10 @@ extension Broadcaster {
     ///   listener with no actor it runs where the broadcast runs (the
     ///   caller's actor, or no actor) when sequential, and off any actor when
     ///   concurrent. The listener's own method then runs where its own
-    ///   isolation says.
+    ///   isolation says (a `nonisolated async` method: on the global
+    ///   executor in Swift 6 mode, on the caller's actor with
+    ///   `NonisolatedNonsendingByDefault`); the listener is passed `sending`,
+    ///   so the closure may hand it to such a method in either mode.
     /// - **Snapshot**: the listeners are those registered when the broadcast
     ///   starts; one added during it is not called by it; one removed or
     ///   released before its turn is not called. No lock is held while a
