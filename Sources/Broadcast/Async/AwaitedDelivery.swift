@@ -127,40 +127,39 @@ enum AwaitedDelivery {
         defer { learning.finish(in: broadcaster, as: P.self) }
         for member in members {
             guard !Task.isCancelled else { break }
-            if try await call(member, as: P.self, on: actor, learning: &learning, deliver) { made += 1 }
+            guard let listener = listener(of: member, as: P.self, on: actor, learning: &learning) else { continue }
+            made += 1
+            try await deliver(listener)
         }
         return made
     }
 
-    /// Calls `member` as `P` on `actor`, unless its entry is retired or its
-    /// listener released; returns whether it was called.
+    /// `member`'s listener as a `P` where the call is made (`actor`), or nil
+    /// if its entry is retired, its listener released, or it is not a `P`
+    /// there (which `learning` records if that is definitive).
     ///
-    /// A function of its own, not the body of the loop in
-    /// ``callInOrder(_:as:on:broadcaster:_:)``: the listener is sent to
-    /// `deliver`, and the compiler's region analysis cannot tell one
-    /// iteration's listener from the next.
+    /// The result is `sending`: nothing here keeps it, so the loop may send
+    /// it to `deliver`. (Done inline in the loop, the compiler's region
+    /// analysis could not tell one iteration's listener from the next.)
     @inlinable
-    static func call<P, Failure: Error>(
-        _ member: IndexMember,
+    static func listener<P>(
+        of member: IndexMember,
         as _: P.Type,
-        on actor: isolated (any Actor)?,
-        learning: inout AwaitedLearning,
-        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
-    ) async throws(Failure) -> Bool {
-        guard let object = member.entry.liveObject else { return false }
+        on actor: (any Actor)?,
+        learning: inout AwaitedLearning
+    ) -> sending P? {
+        guard let object = member.entry.liveObject else { return nil }
         var place = DeliveryPlace(awaitingOn: actor)
         var cast: P?
         guard member.withListener(object, as: P.self, in: &place, { cast = $0 }), let listener = cast else {
             learning.castFailed(for: type(of: object), of: member.entry, in: &place)
-            return false
+            return nil
         }
         if member.projection == nil, place.isOnMainQueue {
-            // Only the projection (a `Sendable` value) is kept, so the
-            // listener can still be sent to `deliver`.
+            // Only the projection (a `Sendable` value) is kept.
             learning.keep(AwaitedLearning.projection(of: listener, object))
         }
-        try await deliver(listener)
-        return true
+        return listener
     }
 }
 

@@ -52,6 +52,7 @@ extension Broadcaster {
     ///   - deliver: Makes the typed call.
     /// - Returns: The number of calls made: listeners whose call began.
     /// - Throws: The error `deliver` threw (see above).
+    @inlinable
     @discardableResult
     public func broadcast<P, Failure: Error>(
         awaitingEach listenerType: P.Type,
