@@ -73,7 +73,7 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .target(name: "HostScenario", dependencies: [broadcast, bridge]),
-        .executableTarget(name: "BroadcastHost", dependencies: ["HostScenario"]),
+        .executableTarget(name: "BroadcastHost", dependencies: [broadcast, "HostScenario"]),
         .executableTarget(name: "BroadcastAsyncHost", dependencies: [broadcast, "HostScenario"]),
     ] + clientTargets,
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 // Broadcast demo: `swift run BroadcastDemo`.
 print("Broadcast demo: typed, weak, protocol-based broadcasting")
 await runCoreDemo()
+await runSignOutDemo()
 await runSystemBridgeDemo()
 print("\nDone.")

@@ -92,6 +92,10 @@ func run() async {
     printTable("Background broadcast to 10 main-actor listeners, until delivered (× ref = vs \(hop.first!.implementation))", hop)
     all += hop
 
+    let awaited = await awaitedScenario(options: options)  // AwaitedScenario.swift
+    printAwaitedTables(awaited)
+    all += awaited
+
     let memory = registrationMemory()
     print("\n### Memory per registration (N = 1000, listeners' side tables formed beforehand; includes the first broadcast)\n")
     print("| implementation | retained bytes | allocated bytes | allocations |")
@@ -109,7 +113,7 @@ func run() async {
     print("| ns per retain + release | \(format(sideTable.ns_per_retain_release_plain, digits: 2)) | \(format(sideTable.ns_per_retain_release_side_table, digits: 2)) |")
     print("| strong-array ns per delivery (N = 1000) | \(format(sideTable.strong_array_ns_per_delivery_plain, digits: 2)) | \(format(sideTable.strong_array_ns_per_delivery_side_table, digits: 2)) |")
 
-    let targets = evaluateTargets(rows: all, memory: memory)
+    let targets = evaluateTargets(rows: all, memory: memory) + awaitedTargets(rows: all)
     print("\n### Targets\n")
     print("| target | measured | met |")
     print("| --- | --- | --- |")

@@ -25,7 +25,16 @@ struct AsyncHost {
             }
         }
         await scenario.broadcaster.waitForScheduledDeliveries()
-        exit(scenario.finish())
+        let status = scenario.finish()
+
+        // Awaited broadcasts: from this main-actor task, then from a task
+        // with no actor.
+        let awaited = Broadcaster()
+        let listeners = AwaitedHostListeners(registeringOn: awaited)
+        var failures = await AwaitedHostSteps.fromMainActor(awaited, listeners)
+        failures += await Task.detached { await AwaitedHostSteps.fromTaskWithNoActor(awaited, listeners) }.value
+        let awaitedPassed = AwaitedHostSteps.report(failures, host: "async-main")
+        exit(awaitedPassed ? status : 1)
     }
 
     static let broadcasts = ProcessInfo.processInfo.environment["BROADCAST_HOST_BROADCASTS"].flatMap(Int.init) ?? 20_000

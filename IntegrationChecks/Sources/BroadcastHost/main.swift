@@ -5,6 +5,7 @@
 // turn the whole of it into an async main). Exits non-zero if a check fails.
 import Dispatch
 import Foundation
+import Broadcast
 import HostScenario
 
 HostProbe.tagMainQueue()
@@ -24,7 +25,20 @@ case "top-level":
     // The screen's calls from the background thread wait for the main actor,
     // which runs when the main thread runs its run loop.
     HostRun.runRunLoop(until: { scenario.allDeliveriesArrived })
-    exit(scenario.finish())
+    let status = scenario.finish()
+    // Awaited broadcasts from a task started here: this code cannot `await`,
+    // so it runs the run loop (which lets the main actor run) until the task
+    // is done.
+    let awaited = Broadcaster()
+    let awaitedListeners = AwaitedHostListeners(registeringOn: awaited)
+    let awaitedRun = AwaitedHostRun()
+    awaitedRun.start(awaited, awaitedListeners)
+    HostRun.runRunLoop(until: { awaitedRun.isFinished })
+    let awaitedPassed =
+        awaitedRun.isFinished
+        ? AwaitedHostSteps.report(awaitedRun.failures, host: "top-level (a task started in top-level code)")
+        : AwaitedHostSteps.report(["the task did not finish in time"], host: "top-level")
+    exit(awaitedPassed ? status : 1)
 
 case "run-loop":
     // How UIKit and AppKit run: the main thread runs the run loop and calls

@@ -20,6 +20,13 @@ struct LearnedProjections {
         guard !projections.contains(where: { $0.type == objectType }),
             let projection = CastProjection.make(listener, of: object, madeOnMainQueue: true)
         else { return }
+        keep(projection, of: objectType)
+    }
+
+    /// Keeps `projection`, made on the main actor, for the class
+    /// `objectType`, unless the class has one.
+    mutating func keep(_ projection: CastProjection, of objectType: ObjectIdentifier) {
+        guard !projections.contains(where: { $0.type == objectType }) else { return }
         projections.append((objectType, projection))
     }
 }
