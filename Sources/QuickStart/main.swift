@@ -1,12 +1,12 @@
 import Broadcast
 
 struct Post: Sendable { let title: String }
-protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
 
-extension Broadcaster {  // your typed broadcast
+nonisolated extension Broadcaster {  // your typed broadcast
     @discardableResult
     func postCreated(_ post: Post) -> Int {  // how many listeners it reached
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }
 

@@ -44,6 +44,7 @@ enum Delivery {
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
+        var answers = PlaceAnswers()
         // Members and entries are borrowed from the snapshot, which the
         // caller keeps alive: copying each member out of the array retained
         // and released its entry (65 instructions per delivery).
@@ -52,22 +53,34 @@ enum Delivery {
                 let projection = members[index].projection.map { Unmanaged.passUnretained($0) }
                 Unmanaged.passUnretained(members[index].entry)._withUnsafeGuaranteedRef { entry in
                     guard let object = entry.liveObject else { return }
-                    guard let actor = actorOverride ?? entry.isolation else {
-                        if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                    let runsHere: Bool
+                    if let actorOverride {
+                        runsHere = answers.isRunning(onOverride: actorOverride, in: &place)
+                    } else if let box = entry.isolationBox.map({ Unmanaged.passUnretained($0) }) {
+                        runsHere = answers.isRunning(on: box, in: &place)
+                    } else {
+                        if IndexMember.withListener(
+                            object, projection: projection, as: P.self, in: &place, answers: &answers, call)
+                        {
                             count += 1
                         }
                         return
                     }
-                    if !place.isRunning(on: actor) {
-                        scheduled.append(entry, on: actor)
+                    if !runsHere {
+                        scheduled.append(entry, on: actorOverride ?? entry.isolation.unsafelyUnwrapped)
                         count += 1
-                    } else if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                    } else if IndexMember.withListener(
+                        object, projection: projection, as: P.self, in: &place, answers: &answers, call)
+                    {
                         count += 1
-                    } else if place.castsAreDefinitive(on: actor) {
-                        nonconforming(type(of: object))
                     } else {
-                        scheduled.appendUnsettled(entry, on: actor)
-                        count += 1
+                        let actor = actorOverride ?? entry.isolation.unsafelyUnwrapped
+                        if place.castsAreDefinitive(on: actor) {
+                            nonconforming(type(of: object))
+                        } else {
+                            scheduled.appendUnsettled(entry, on: actor)
+                            count += 1
+                        }
                     }
                 }
             }
@@ -180,6 +193,12 @@ struct DeliveryPlace {
         context.isRunning(on: actor)
     }
 
+    /// ``isRunning(on:)`` for the actor in `box`.
+    @usableFromInline
+    mutating func isRunning(onActorOf box: Unmanaged<IsolationBox>) -> Bool {
+        box._withUnsafeGuaranteedRef { context.isRunning(on: $0.actor) }
+    }
+
     /// See ``DeliveryContext/castsAreDefinitive(on:)``.
     @usableFromInline
     mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
@@ -190,5 +209,64 @@ struct DeliveryPlace {
     @usableFromInline
     var isOnMainQueue: Bool {
         mutating get { context.isOnMainQueue }
+    }
+}
+
+/// The answers the delivery loop got from its ``DeliveryPlace`` during one
+/// broadcast, kept in the loop so that it asks the library once per
+/// broadcast, not once per member: asked per member (calls into the
+/// library), the questions cost about 90 instructions per delivery to a
+/// listener registered on an actor, and 18 per delivery to one whose
+/// projection is valid on the main queue only (callgrind,
+/// Docs/PerformanceNotes.md).
+///
+/// The answers are the library's; only kept here. None can change during a
+/// broadcast: they depend on the broadcast's isolation and thread. A local
+/// of the loop, not a field of `DeliveryPlace`: a larger place was copied
+/// and destroyed through its value witnesses on every broadcast.
+@usableFromInline
+struct PlaceAnswers {
+    /// The isolation box asked about last, and its answer.
+    ///
+    /// Members registered on one actor share one box (every main-actor
+    /// listener the same), so a run of them asks once. The snapshot keeps
+    /// each box alive, so its address is not reused during the broadcast.
+    @usableFromInline var lastBoxAsked: UnsafeMutableRawPointer?
+    @usableFromInline var lastBoxRunsHere = false
+    @usableFromInline var knownOnMainQueue: Bool?
+    /// Whether the broadcast's override actor (every member is called
+    /// there, if there is one) runs here.
+    @usableFromInline var overrideRunsHere: Bool?
+
+    @inlinable
+    init() {}
+
+    /// ``DeliveryPlace/isRunning(on:)`` for the override actor, asked once.
+    @inlinable
+    mutating func isRunning(onOverride actor: any Actor, in place: inout DeliveryPlace) -> Bool {
+        if let overrideRunsHere { return overrideRunsHere }
+        let answer = place.isRunning(on: actor)
+        overrideRunsHere = answer
+        return answer
+    }
+
+    /// ``DeliveryPlace/isRunning(onActorOf:)``, asked once per box.
+    @inlinable
+    mutating func isRunning(on box: Unmanaged<IsolationBox>, in place: inout DeliveryPlace) -> Bool {
+        let address = box.toOpaque()
+        if address == lastBoxAsked { return lastBoxRunsHere }
+        let answer = place.isRunning(onActorOf: box)
+        lastBoxAsked = address
+        lastBoxRunsHere = answer
+        return answer
+    }
+
+    /// ``DeliveryPlace/isOnMainQueue``, asked once.
+    @inlinable
+    mutating func isOnMainQueue(in place: inout DeliveryPlace) -> Bool {
+        if let knownOnMainQueue { return knownOnMainQueue }
+        let answer = place.isOnMainQueue
+        knownOnMainQueue = answer
+        return answer
     }
 }

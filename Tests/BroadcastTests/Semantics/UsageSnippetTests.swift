@@ -2,15 +2,18 @@ import Broadcast
 import Testing
 
 // The README's quick start, as written, except that the listener's body is
-// empty and the last line, `broadcaster.postCreated(post)`, moves into a test
-// below (a test file cannot hold top-level statements).
+// empty, the last line, `broadcaster.postCreated(post)`, moves into a test
+// below (a test file cannot hold top-level statements), and the protocol and
+// the extension are not marked `nonisolated`: other tests conform main-actor
+// screens to this protocol, and a requirement of a `nonisolated` protocol
+// makes its witness non-isolated unless the witness is marked `@MainActor`.
 
 struct Post: Sendable { let title: String }
 protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
 
 extension Broadcaster {  // a typed broadcast method, written by the user
     func postCreated(_ post: Post) {
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }
 
