@@ -226,47 +226,51 @@ struct DeliveryPlace {
 /// and destroyed through its value witnesses on every broadcast.
 @usableFromInline
 struct PlaceAnswers {
-    /// The isolation box asked about last, and its answer.
+    /// The answers in one word, so that the loop keeps them in a register.
     ///
-    /// Members registered on one actor share one box (every main-actor
-    /// listener the same), so a run of them asks once. The snapshot keeps
-    /// each box alive, so its address is not reused during the broadcast.
-    @usableFromInline var lastBoxAsked: UnsafeMutableRawPointer?
-    @usableFromInline var lastBoxRunsHere = false
-    @usableFromInline var knownOnMainQueue: Bool?
-    /// Whether the broadcast's override actor (every member is called
-    /// there, if there is one) runs here.
-    @usableFromInline var overrideRunsHere: Bool?
+    /// Bits 3 and up: the address of the object asked about last (an
+    /// entry's isolation box, or the override actor; objects are 8-byte
+    /// aligned); bit 2, its answer; bits 0–1, whether the broadcast runs on
+    /// the main queue (0 not asked, 1 no, 2 yes). Members registered on one
+    /// actor share one box (every main-actor listener the same), so a run of
+    /// them asks once. The snapshot keeps each box alive, and the caller the
+    /// override actor, so an address is not reused during the broadcast.
+    @usableFromInline var word: UInt = 0
 
     @inlinable
     init() {}
 
-    /// ``DeliveryPlace/isRunning(on:)`` for the override actor, asked once.
+    /// ``DeliveryPlace/isRunning(onActorOf:)``, asked once per run of
+    /// members with the same box.
     @inlinable
-    mutating func isRunning(onOverride actor: any Actor, in place: inout DeliveryPlace) -> Bool {
-        if let overrideRunsHere { return overrideRunsHere }
-        let answer = place.isRunning(on: actor)
-        overrideRunsHere = answer
+    mutating func isRunning(on box: Unmanaged<IsolationBox>, in place: inout DeliveryPlace) -> Bool {
+        let address = UInt(bitPattern: box.toOpaque())
+        if word & ~0x7 == address { return word & 0x4 != 0 }
+        let answer = place.isRunning(onActorOf: box)
+        word = address | (answer ? 0x4 : 0) | (word & 0x3)
         return answer
     }
 
-    /// ``DeliveryPlace/isRunning(onActorOf:)``, asked once per box.
+    /// ``DeliveryPlace/isRunning(on:)`` for the override actor, asked once.
     @inlinable
-    mutating func isRunning(on box: Unmanaged<IsolationBox>, in place: inout DeliveryPlace) -> Bool {
-        let address = box.toOpaque()
-        if address == lastBoxAsked { return lastBoxRunsHere }
-        let answer = place.isRunning(onActorOf: box)
-        lastBoxAsked = address
-        lastBoxRunsHere = answer
+    mutating func isRunning(onOverride actor: any Actor, in place: inout DeliveryPlace) -> Bool {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(actor as AnyObject).toOpaque())
+        if word & ~0x7 == address { return word & 0x4 != 0 }
+        let answer = place.isRunning(on: actor)
+        word = address | (answer ? 0x4 : 0) | (word & 0x3)
         return answer
     }
 
     /// ``DeliveryPlace/isOnMainQueue``, asked once.
     @inlinable
     mutating func isOnMainQueue(in place: inout DeliveryPlace) -> Bool {
-        if let knownOnMainQueue { return knownOnMainQueue }
-        let answer = place.isOnMainQueue
-        knownOnMainQueue = answer
-        return answer
+        switch word & 0x3 {
+        case 1: return false
+        case 2: return true
+        default:
+            let answer = place.isOnMainQueue
+            word = (word & ~0x3) | (answer ? 2 : 1)
+            return answer
+        }
     }
 }
