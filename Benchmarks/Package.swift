@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // SwiftPM names a path dependency after its folder, and a clone of the
@@ -39,16 +39,33 @@ let package = Package(
             // delivery of every implementation, hiding the differences.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
+        // An app module with Xcode's defaults (main-actor isolation by
+        // default), whose listeners and typed broadcasts are written as an
+        // app writes them.
+        .target(
+            name: "BenchmarkMainActorClient",
+            dependencies: [
+                "BenchmarkKit",
+                .product(name: "Broadcast", package: rootPackage),
+            ],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+            ]
+        ),
         .executableTarget(
             name: "BroadcastComparison",
-            dependencies: ["BenchmarkKit", "CAllocCounter"]
+            dependencies: ["BenchmarkKit", "BenchmarkMainActorClient", "CAllocCounter"]
         ),
         // A fixed workload to run under valgrind's callgrind.
-        .executableTarget(name: "BroadcastProfile", dependencies: ["BenchmarkKit"]),
+        .executableTarget(name: "BroadcastProfile", dependencies: ["BenchmarkKit", "BenchmarkMainActorClient"]),
         .executableTarget(
             name: "BroadcastBenchmarks",
             dependencies: [
                 "BenchmarkKit",
+                "BenchmarkMainActorClient",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/BroadcastBenchmarks",

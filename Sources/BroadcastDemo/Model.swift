@@ -24,18 +24,20 @@ nonisolated protocol LoginListener: AnyObject {
 
 /// The typed broadcasts: the only place that knows how an event is delivered.
 /// `nonisolated`, so that any thread can broadcast, also where a module's
-/// default isolation is the main actor.
+/// default isolation is the main actor. The payload is passed with `with:` to
+/// a closure that captures nothing, so a broadcast whose listeners are called
+/// at once allocates nothing.
 nonisolated extension Broadcaster {
     /// Returns how many listeners the post reached (called, or scheduled on
     /// their actor).
     @discardableResult
     func postCreated(_ post: Post) -> Int {
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 
     /// Login state is sticky: a screen created later can ask for the latest.
     func userLoggedIn(_ user: User) {
-        broadcast(to: LoginListener.self, sticky: true) { $0.userLoggedIn(user) }
+        broadcast(to: LoginListener.self, with: user, sticky: true) { $0.userLoggedIn($1) }
     }
 
     func userLoggedOut() {

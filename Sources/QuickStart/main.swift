@@ -6,7 +6,7 @@ nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: 
 nonisolated extension Broadcaster {  // your typed broadcast
     @discardableResult
     func postCreated(_ post: Post) -> Int {  // how many listeners it reached
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }
 

@@ -75,6 +75,8 @@ func run() async {
     printTable("Deliver to N matching listeners (per delivery, × ref = ns per delivery ÷ \(referenceName)'s)", delivery)
     all += delivery
 
+    all += userShapesSection(options: options)
+
     var filter: [Row] = []
     for unrelated in options.unrelatedCounts { filter += filterScenario(unrelated: unrelated, options: options) }
     printTable("10 matching listeners among N of another protocol", filter)
@@ -133,6 +135,7 @@ func run() async {
         print("error: could not write \(options.jsonPath): \(error)")
         exit(1)
     }
+    checkAllocations(all)
 }
 
 func evaluateTargets(rows: [Row], memory: [RegistrationMemory]) -> [TargetResult] {
@@ -168,6 +171,7 @@ func evaluateTargets(rows: [Row], memory: [RegistrationMemory]) -> [TargetResult
         [row(b, "deliver", 1)?.allocations_per_broadcast, row(b, "deliver", 1000)?.allocations_per_broadcast]
             .compactMap { $0 }.max(),
         { String(format: "%.2f", $0) }) { $0 == 0 }
+    addUserShapeTargets(rows: rows, add: add)
     add("≤ 100 bytes allocated by the broadcaster per registration (retained)",
         memory.first { $0.implementation == b }?.retained_bytes_per_registration,
         { String(format: "%.0f B", $0) }) { $0 <= 100 }

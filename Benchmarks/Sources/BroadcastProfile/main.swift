@@ -1,4 +1,5 @@
 import BenchmarkKit
+import BenchmarkMainActorClient
 import Foundation
 
 // A fixed workload for instruction-level profiling, e.g.
@@ -6,12 +7,20 @@ import Foundation
 //   valgrind --tool=callgrind Benchmarks/.build/release/BroadcastProfile Broadcaster deliver 1000 2000
 //
 // Usage: BroadcastProfile IMPLEMENTATION (deliver N TIMES | add N | remove N)
+//        BroadcastProfile shape SHAPE deliver N TIMES
 // `deliver` registers N listeners and broadcasts TIMES times; `add` adds N
 // listeners (after one broadcast, so indexes are maintained); `remove` adds
 // N and removes them in a fixed shuffled order. Callgrind counts
 // instructions, which repeat exactly from run to run.
 
+@inline(never)
+func profiled(_ body: () -> Void) { body() }
+
 let arguments = CommandLine.arguments
+if arguments.count >= 4, arguments[1] == "shape" {
+    profileUserShape(Array(arguments.dropFirst(2)))
+    exit(0)
+}
 guard arguments.count >= 4,
     let type = allImplementations.first(where: { $0.name == arguments[1] }),
     let n = Int(arguments[3])
@@ -20,9 +29,6 @@ else {
     print("implementations: \(allImplementations.map { $0.name }.joined(separator: ", "))")
     exit(2)
 }
-
-@inline(never)
-func profiled(_ body: () -> Void) { body() }
 
 let implementation = type.init()
 let listeners = (0..<n).map { _ in Listener() }

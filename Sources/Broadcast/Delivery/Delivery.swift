@@ -44,6 +44,7 @@ enum Delivery {
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
+        var answers = PlaceAnswers()
         // Members and entries are borrowed from the snapshot, which the
         // caller keeps alive: copying each member out of the array retained
         // and released its entry (65 instructions per delivery).
@@ -52,22 +53,34 @@ enum Delivery {
                 let projection = members[index].projection.map { Unmanaged.passUnretained($0) }
                 Unmanaged.passUnretained(members[index].entry)._withUnsafeGuaranteedRef { entry in
                     guard let object = entry.liveObject else { return }
-                    guard let actor = actorOverride ?? entry.isolation else {
-                        if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                    let runsHere: Bool
+                    if let actorOverride {
+                        runsHere = answers.isRunning(onOverride: actorOverride, in: &place)
+                    } else if let box = entry.isolationBox.map({ Unmanaged.passUnretained($0) }) {
+                        runsHere = answers.isRunning(on: box, in: &place)
+                    } else {
+                        if IndexMember.withListener(
+                            object, projection: projection, as: P.self, in: &place, answers: &answers, call)
+                        {
                             count += 1
                         }
                         return
                     }
-                    if !place.isRunning(on: actor) {
-                        scheduled.append(entry, on: actor)
+                    if !runsHere {
+                        scheduled.append(entry, on: actorOverride ?? entry.isolation.unsafelyUnwrapped)
                         count += 1
-                    } else if IndexMember.withListener(object, projection: projection, as: P.self, in: &place, call) {
+                    } else if IndexMember.withListener(
+                        object, projection: projection, as: P.self, in: &place, answers: &answers, call)
+                    {
                         count += 1
-                    } else if place.castsAreDefinitive(on: actor) {
-                        nonconforming(type(of: object))
                     } else {
-                        scheduled.appendUnsettled(entry, on: actor)
-                        count += 1
+                        let actor = actorOverride ?? entry.isolation.unsafelyUnwrapped
+                        if place.castsAreDefinitive(on: actor) {
+                            nonconforming(type(of: object))
+                        } else {
+                            scheduled.appendUnsettled(entry, on: actor)
+                            count += 1
+                        }
                     }
                 }
             }
@@ -180,6 +193,12 @@ struct DeliveryPlace {
         context.isRunning(on: actor)
     }
 
+    /// ``isRunning(on:)`` for the actor in `box`.
+    @usableFromInline
+    mutating func isRunning(onActorOf box: Unmanaged<IsolationBox>) -> Bool {
+        box._withUnsafeGuaranteedRef { context.isRunning(on: $0.actor) }
+    }
+
     /// See ``DeliveryContext/castsAreDefinitive(on:)``.
     @usableFromInline
     mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
@@ -190,5 +209,68 @@ struct DeliveryPlace {
     @usableFromInline
     var isOnMainQueue: Bool {
         mutating get { context.isOnMainQueue }
+    }
+}
+
+/// The answers the delivery loop got from its ``DeliveryPlace`` during one
+/// broadcast, kept in the loop so that it asks the library once per
+/// broadcast, not once per member: asked per member (calls into the
+/// library), the questions cost about 90 instructions per delivery to a
+/// listener registered on an actor, and 18 per delivery to one whose
+/// projection is valid on the main queue only (callgrind,
+/// Docs/PerformanceNotes.md).
+///
+/// The answers are the library's; only kept here. None can change during a
+/// broadcast: they depend on the broadcast's isolation and thread. A local
+/// of the loop, not a field of `DeliveryPlace`: a larger place was copied
+/// and destroyed through its value witnesses on every broadcast.
+@usableFromInline
+struct PlaceAnswers {
+    /// The answers in one word, so that the loop keeps them in a register.
+    ///
+    /// Bits 3 and up: the address of the object asked about last (an
+    /// entry's isolation box, or the override actor; objects are 8-byte
+    /// aligned); bit 2, its answer; bits 0–1, whether the broadcast runs on
+    /// the main queue (0 not asked, 1 no, 2 yes). Members registered on one
+    /// actor share one box (every main-actor listener the same), so a run of
+    /// them asks once. The snapshot keeps each box alive, and the caller the
+    /// override actor, so an address is not reused during the broadcast.
+    @usableFromInline var word: UInt = 0
+
+    @inlinable
+    init() {}
+
+    /// ``DeliveryPlace/isRunning(onActorOf:)``, asked once per run of
+    /// members with the same box.
+    @inlinable
+    mutating func isRunning(on box: Unmanaged<IsolationBox>, in place: inout DeliveryPlace) -> Bool {
+        let address = UInt(bitPattern: box.toOpaque())
+        if word & ~0x7 == address { return word & 0x4 != 0 }
+        let answer = place.isRunning(onActorOf: box)
+        word = address | (answer ? 0x4 : 0) | (word & 0x3)
+        return answer
+    }
+
+    /// ``DeliveryPlace/isRunning(on:)`` for the override actor, asked once.
+    @inlinable
+    mutating func isRunning(onOverride actor: any Actor, in place: inout DeliveryPlace) -> Bool {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(actor as AnyObject).toOpaque())
+        if word & ~0x7 == address { return word & 0x4 != 0 }
+        let answer = place.isRunning(on: actor)
+        word = address | (answer ? 0x4 : 0) | (word & 0x3)
+        return answer
+    }
+
+    /// ``DeliveryPlace/isOnMainQueue``, asked once.
+    @inlinable
+    mutating func isOnMainQueue(in place: inout DeliveryPlace) -> Bool {
+        switch word & 0x3 {
+        case 1: return false
+        case 2: return true
+        default:
+            let answer = place.isOnMainQueue
+            word = (word & ~0x3) | (answer ? 2 : 1)
+            return answer
+        }
     }
 }

@@ -239,6 +239,46 @@ struct ActorTests {
         #expect(room.log.all == ["room:1", "room:2"])
     }
 
+    @MainActor @Test func listenersOfTwoActorsInterleavedAreEachCalledOnTheirOwnActor() async {
+        // A broadcast asks where it runs once per actor it meets, not once
+        // per listener; listeners of two actors in alternation must each
+        // get their own actor's answer.
+        actor Room {
+            final class Member: Ping, Sendable {
+                let log: EventLog
+                init(log: EventLog) { self.log = log }
+                func ping(_ n: Int) {
+                    log.record("room:\(n)@\(MainQueueTag.isOnMainQueue ? "main queue" : "room")")
+                }
+            }
+
+            private var member: Member?
+
+            func join(_ broadcaster: Broadcaster, log: EventLog) {
+                let member = Member(log: log)
+                self.member = member
+                broadcaster.addListener(member)  // registered on this actor
+            }
+        }
+
+        let broadcaster = Broadcaster()
+        let log = EventLog()
+        let first = PingSpy("first", log: log)
+        broadcaster.addListener(first)  // registered on the main actor
+        let room = Room()
+        await room.join(broadcaster, log: log)
+        let second = PingSpy("second", log: log)
+        broadcaster.addListener(second)  // registered on the main actor
+
+        let made = broadcaster.ping(1)
+        let calledBeforeReturning = log.all
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(made == 3)
+        #expect(calledBeforeReturning == ["first:1", "second:1"])
+        #expect(log.all == ["first:1", "second:1", "room:1@room"])
+    }
+
     @Test func isolatedConformanceIsReturnedOnlyOnItsActor() async {
         // `listeners(of:)` hands out `P` values, which only exist on the main
         // actor for `extension Screen: @MainActor P`; `listenerCount(of:)`

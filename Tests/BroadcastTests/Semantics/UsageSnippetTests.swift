@@ -15,7 +15,7 @@ protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
 
 extension Broadcaster {  // a typed broadcast method, written by the user
     func postCreated(_ post: Post) {
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }
 
