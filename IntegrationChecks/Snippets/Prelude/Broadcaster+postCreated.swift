@@ -1,9 +1,8 @@
-// The typed broadcast of the README's quick start.
+// The typed broadcast of Getting Started.
 import Broadcast
 
 nonisolated extension Broadcaster {
-    @discardableResult
-    func postCreated(_ post: Post) -> Int {
+    func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
     }
 }

@@ -1,0 +1,2 @@
+// A spy registered with the test's broadcaster.
+nonisolated let spy = PostSpy()
