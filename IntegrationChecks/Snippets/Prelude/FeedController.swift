@@ -1,4 +1,4 @@
-// The non-isolated listener of the README's quick start.
+// The listener of the README's quick start.
 import Broadcast
 
 final class FeedController: PostCreationListener {

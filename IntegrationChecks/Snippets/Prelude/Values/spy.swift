@@ -1,2 +1,2 @@
-// A spy registered with the test's broadcaster.
+// A spy listener, as Testing with Broadcast writes it.
 nonisolated let spy = PostSpy()
