@@ -1,0 +1,7 @@
+// The listener of the README's quick start.
+import Broadcast
+
+final class FeedController: PostCreationListener {
+    init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
+    func postCreated(_ post: Post) { print("new post:", post.title) }
+}

@@ -1,0 +1,2 @@
+// The event value of Getting Started.
+struct UserSignedIn: Sendable { let name: String }

@@ -1,0 +1,2 @@
+// A signed-in user.
+nonisolated let ada = User(name: "Ada")

@@ -1,0 +1,2 @@
+// A post to broadcast.
+nonisolated let post = Post(title: "Hello")

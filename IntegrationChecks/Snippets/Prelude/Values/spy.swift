@@ -1,0 +1,2 @@
+// A spy listener, as Testing with Broadcast writes it.
+nonisolated let spy = PostSpy()

@@ -1,0 +1,2 @@
+// The app's store of posts.
+nonisolated let store = PostStore()

