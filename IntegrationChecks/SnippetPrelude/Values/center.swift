@@ -1,0 +1,4 @@
+// A notification center, as snippets that post to one assume.
+import Foundation
+
+let center = NotificationCenter()
