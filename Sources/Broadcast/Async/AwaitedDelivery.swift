@@ -125,9 +125,15 @@ enum AwaitedDelivery {
         var made = 0
         var learning = AwaitedLearning()
         defer { learning.finish(in: broadcaster, as: P.self) }
+        // Asked once per run: the run is isolated to `actor` from start to
+        // end, so on the main actor every call is made on the main queue.
+        let onMainActor = actor.map { $0 === MainActor.shared } ?? false
         for member in members {
             guard !Task.isCancelled else { break }
-            guard let listener = listener(of: member, as: P.self, on: actor, learning: &learning) else { continue }
+            guard
+                let listener = listener(
+                    of: member, as: P.self, on: actor, onMainActor: onMainActor, learning: &learning)
+            else { continue }
             made += 1
             try await deliver(listener)
         }
@@ -141,14 +147,30 @@ enum AwaitedDelivery {
     /// The result is `sending`: nothing here keeps it, so the loop may send
     /// it to `deliver`. (Done inline in the loop, the compiler's region
     /// analysis could not tell one iteration's listener from the next.)
+    ///
+    /// A member whose projection holds here (valid anywhere, or valid on
+    /// the main queue and the run on the main actor) takes the fast path:
+    /// the `P` is made from the projection's bits and owns the reference the
+    /// weak load returned, with no place to ask and no further retain.
     @inlinable
     static func listener<P>(
         of member: IndexMember,
         as _: P.Type,
         on actor: (any Actor)?,
+        onMainActor: Bool,
         learning: inout AwaitedLearning
     ) -> sending P? {
         guard let object = member.entry.liveObject else { return nil }
+        if let projection = member.projection {
+            switch projection.validity {
+            case .anywhere:
+                return CastProjection.listener(owning: object, words: projection.words, as: P.self)
+            case .onMainQueueOnly where onMainActor:
+                return CastProjection.listener(owning: object, words: projection.words, as: P.self)
+            case .onMainQueueOnly:
+                break
+            }
+        }
         var place = DeliveryPlace(awaitingOn: actor)
         var cast: P?
         guard member.withListener(object, as: P.self, in: &place, { cast = $0 }), let listener = cast else {

@@ -62,6 +62,24 @@ final class CastProjection: Sendable {
         return CastProjection(words: words, validity: madeOnMainQueue ? .onMainQueueOnly : .anywhere)
     }
 
+    /// `object` as the `P` whose bits are `words` (a projection's), owning
+    /// the caller's strong reference to it: for a listener that is handed
+    /// on (sent to an awaited call), so that making it retains nothing more
+    /// than the weak load that produced `object` did.
+    ///
+    /// - Precondition: `object` is an instance of the class the projection
+    ///   was made from.
+    @inlinable
+    static func listener<P>(owning object: consuming AnyObject, words: Words, as _: P.Type) -> P {
+        var words = words
+        // The `P` takes over this reference: the retain pairs with the end
+        // of `object`'s lifetime, and the optimizer folds the two away.
+        words.0 = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+        return withUnsafeMutableBytes(of: &words) { raw in
+            raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: P.self).move()
+        }
+    }
+
     /// Calls `body` with `object` as the `P` whose bits are `words` (a
     /// projection's), borrowed: no copy is made, so the listener's reference
     /// count (slow for a weakly referenced object, which has a side table) is
