@@ -44,7 +44,13 @@ func profileAwaited(_ arguments: [String]) -> Never {
             await implementation.signOut(times: 10)
             await implementation.signOut(times: times)
         }.value
-        blackHole(keep)
+        // A delivery that kept a reference would keep its listener alive.
+        weak let last = keep.last
+        keep = []
+        if last != nil {
+            print("error: a listener outlived its last reference")
+            exit(1)
+        }
         exit(0)
     }
     dispatchMain()

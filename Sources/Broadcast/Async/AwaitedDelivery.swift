@@ -128,11 +128,11 @@ enum AwaitedDelivery {
         // Asked once per run: the run is isolated to `actor` from start to
         // end, so on the main actor every call is made on the main queue.
         let onMainActor = actor.map { $0 === MainActor.shared } ?? false
-        for member in members {
+        for index in members.indices {
             guard !Task.isCancelled else { break }
             guard
                 let listener = listener(
-                    of: member, as: P.self, on: actor, onMainActor: onMainActor, learning: &learning)
+                    at: index, of: members, as: P.self, on: actor, onMainActor: onMainActor, learning: &learning)
             else { continue }
             made += 1
             try await deliver(listener)
@@ -140,9 +140,14 @@ enum AwaitedDelivery {
         return made
     }
 
-    /// `member`'s listener as a `P` where the call is made (`actor`), or nil
-    /// if its entry is retired, its listener released, or it is not a `P`
-    /// there (which `learning` records if that is definitive).
+    /// The listener of `members[index]` as a `P` where the call is made
+    /// (`actor`), or nil if its entry is retired, its listener released, or
+    /// it is not a `P` there (which `learning` records if that is
+    /// definitive).
+    ///
+    /// The member is read in place, not copied out of the snapshot (which
+    /// the broadcast keeps alive): a copy retained and released its entry
+    /// and its projection, four atomic operations per call.
     ///
     /// The result is `sending`: nothing here keeps it, so the loop may send
     /// it to `deliver`. (Done inline in the loop, the compiler's region
@@ -154,23 +159,27 @@ enum AwaitedDelivery {
     /// weak load returned, with no place to ask and no further retain.
     @inlinable
     static func listener<P>(
-        of member: IndexMember,
+        at index: Int,
+        of members: ArraySlice<IndexMember>,
         as _: P.Type,
         on actor: (any Actor)?,
         onMainActor: Bool,
         learning: inout AwaitedLearning
     ) -> sending P? {
-        guard let object = member.entry.liveObject else { return nil }
-        if let projection = member.projection {
-            switch projection.validity {
+        let entry = Unmanaged.passUnretained(members[index].entry)
+        guard let object = entry._withUnsafeGuaranteedRef({ $0.liveObject }) else { return nil }
+        if let projection = members[index].projection.map({ Unmanaged.passUnretained($0) }) {
+            let (validity, words) = projection._withUnsafeGuaranteedRef { ($0.validity, $0.words) }
+            switch validity {
             case .anywhere:
-                return CastProjection.listener(owning: object, words: projection.words, as: P.self)
+                return CastProjection.listener(owning: consume object, words: words, as: P.self)
             case .onMainQueueOnly where onMainActor:
-                return CastProjection.listener(owning: object, words: projection.words, as: P.self)
+                return CastProjection.listener(owning: consume object, words: words, as: P.self)
             case .onMainQueueOnly:
                 break
             }
         }
+        let member = members[index]
         var place = DeliveryPlace(awaitingOn: actor)
         var cast: P?
         guard member.withListener(object, as: P.self, in: &place, { cast = $0 }), let listener = cast else {

@@ -72,9 +72,15 @@ final class CastProjection: Sendable {
     @inlinable
     static func listener<P>(owning object: consuming AnyObject, words: Words, as _: P.Type) -> P {
         var words = words
-        // The `P` takes over this reference: the retain pairs with the end
-        // of `object`'s lifetime, and the optimizer folds the two away.
-        words.0 = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+        // The `P` takes over this reference: its bits move into the words and
+        // the slot is cleared without a release. (`Unmanaged.passRetained`
+        // here retained again, and the optimizer kept `object` alive, to
+        // release it, until the awaited call returned.)
+        var owner: AnyObject? = consume object
+        withUnsafeMutableBytes(of: &owner) { slot in
+            words.0 = slot.load(as: UInt.self)
+            slot.storeBytes(of: 0, as: UInt.self)
+        }
         return withUnsafeMutableBytes(of: &words) { raw in
             raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: P.self).move()
         }
