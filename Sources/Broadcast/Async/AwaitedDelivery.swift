@@ -122,6 +122,25 @@ enum AwaitedDelivery {
         broadcaster: Broadcaster,
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
     ) async throws(Failure) -> Int {
+        try await callEach(members, as: P.self, on: actor, broadcaster: broadcaster, deliver)
+    }
+
+    /// The loop of ``callInOrder(_:as:on:broadcaster:_:)``, run where its
+    /// caller runs, which is on `actor`.
+    ///
+    /// `nonisolated(nonsending)`, as `deliver` is: each call of `deliver`
+    /// returns where it was made, so the loop goes on without a hop back to
+    /// `actor` after every call (isolated to `actor` by a parameter, the loop
+    /// switched executors once more per call than a hand-written loop
+    /// through the same closure).
+    @inlinable
+    nonisolated(nonsending) static func callEach<P, Failure: Error>(
+        _ members: ArraySlice<IndexMember>,
+        as _: P.Type,
+        on actor: (any Actor)?,
+        broadcaster: Broadcaster,
+        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
+    ) async throws(Failure) -> Int {
         var made = 0
         var learning = AwaitedLearning()
         defer { learning.finish(in: broadcaster, as: P.self) }
