@@ -154,7 +154,10 @@ enum AwaitedDelivery {
                     at: index, of: members, as: P.self, on: actor, onMainActor: onMainActor, learning: &learning)
             else { continue }
             made += 1
-            try await deliver(listener)
+            // Handed over, not copied: without `consume` the loop kept its
+            // own reference across the call, a retain and a release (on
+            // the listener's side table) per call.
+            try await deliver(consume listener)
         }
         return made
     }
