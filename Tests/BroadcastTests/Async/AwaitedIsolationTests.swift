@@ -66,7 +66,7 @@ struct AwaitedIsolationTests {
         let broadcaster = Broadcaster()
         let log = EventLog()
         let gauge = MainActorConformingGauge(log: log)
-        await Task.detached { broadcaster.addListener(gauge) }.value
+        await Task.detached { _ = broadcaster.addListener(gauge) }.value
 
         // On the main actor the conformance holds: the call is made, and the
         // index keeps what the cast found, valid on the main queue only.
