@@ -106,9 +106,10 @@ public final class WeakBoxAwaitLoop: AwaitedImplementation, @unchecked Sendable 
 }
 
 /// The same weak boxes, awaited through a `nonisolated(nonsending)` closure
-/// from a function isolated to where the calls run, as
-/// `broadcast(awaitingEach:)` calls its closure: the cost of that isolation
-/// guarantee alone, without the broadcaster's per-listener checks.
+/// from a loop running where the calls run (entered through a function
+/// isolated to that place), as `broadcast(awaitingEach:)` calls its closure:
+/// the cost of that isolation guarantee alone, without the broadcaster's
+/// per-listener checks.
 public final class WeakBoxNonsendingLoop: AwaitedImplementation, @unchecked Sendable {
     public static let name = "weak boxes + nonsending closure loop"
     private let boxes = Locked<[WeakBoxAwaitLoop.Box]>([])
@@ -132,6 +133,17 @@ public final class WeakBoxNonsendingLoop: AwaitedImplementation, @unchecked Send
     private static func loop<Box: WeakSessionBox>(
         _ boxes: UncheckedBox<[Box]>,
         on actor: isolated (any Actor)?,
+        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending any SessionListener) async -> Void
+    ) async {
+        await callEach(boxes, deliver)
+    }
+
+    /// The loop itself, `nonisolated(nonsending)` as `deliver` is, so that
+    /// each call returns where the loop runs (isolated by a parameter, the
+    /// loop would hop back to `actor` after every call, a second executor
+    /// switch per call).
+    private nonisolated(nonsending) static func callEach<Box: WeakSessionBox>(
+        _ boxes: UncheckedBox<[Box]>,
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending any SessionListener) async -> Void
     ) async {
         for box in boxes.value {

@@ -8,6 +8,7 @@ import Foundation
 //
 // Usage: BroadcastProfile IMPLEMENTATION (deliver N TIMES | add N | remove N)
 //        BroadcastProfile shape SHAPE deliver N TIMES
+//        BroadcastProfile awaited IMPLEMENTATION (nonisolated | main-actor) N TIMES
 // `deliver` registers N listeners and broadcasts TIMES times; `add` adds N
 // listeners (after one broadcast, so indexes are maintained); `remove` adds
 // N and removes them in a fixed shuffled order. Callgrind counts
@@ -17,6 +18,9 @@ import Foundation
 func profiled(_ body: () -> Void) { body() }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 5, arguments[1] == "awaited" {
+    profileAwaited(Array(arguments.dropFirst(2)))
+}
 if arguments.count >= 4, arguments[1] == "shape" {
     profileUserShape(Array(arguments.dropFirst(2)))
     exit(0)

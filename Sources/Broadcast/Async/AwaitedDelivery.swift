@@ -122,33 +122,86 @@ enum AwaitedDelivery {
         broadcaster: Broadcaster,
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
     ) async throws(Failure) -> Int {
+        try await callEach(members, as: P.self, on: actor, broadcaster: broadcaster, deliver)
+    }
+
+    /// The loop of ``callInOrder(_:as:on:broadcaster:_:)``, run where its
+    /// caller runs, which is on `actor`.
+    ///
+    /// `nonisolated(nonsending)`, as `deliver` is: each call of `deliver`
+    /// returns where it was made, so the loop goes on without a hop back to
+    /// `actor` after every call (isolated to `actor` by a parameter, the loop
+    /// switched executors once more per call than a hand-written loop
+    /// through the same closure).
+    @inlinable
+    nonisolated(nonsending) static func callEach<P, Failure: Error>(
+        _ members: ArraySlice<IndexMember>,
+        as _: P.Type,
+        on actor: (any Actor)?,
+        broadcaster: Broadcaster,
+        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
+    ) async throws(Failure) -> Int {
         var made = 0
         var learning = AwaitedLearning()
         defer { learning.finish(in: broadcaster, as: P.self) }
-        for member in members {
+        // Asked once per run: the run is isolated to `actor` from start to
+        // end, so on the main actor every call is made on the main queue.
+        let onMainActor = actor.map { $0 === MainActor.shared } ?? false
+        for index in members.indices {
             guard !Task.isCancelled else { break }
-            guard let listener = listener(of: member, as: P.self, on: actor, learning: &learning) else { continue }
+            guard
+                let listener = listener(
+                    at: index, of: members, as: P.self, on: actor, onMainActor: onMainActor, learning: &learning)
+            else { continue }
             made += 1
-            try await deliver(listener)
+            // Handed over, not copied: without `consume` the loop kept its
+            // own reference across the call, a retain and a release (on
+            // the listener's side table) per call.
+            try await deliver(consume listener)
         }
         return made
     }
 
-    /// `member`'s listener as a `P` where the call is made (`actor`), or nil
-    /// if its entry is retired, its listener released, or it is not a `P`
-    /// there (which `learning` records if that is definitive).
+    /// The listener of `members[index]` as a `P` where the call is made
+    /// (`actor`), or nil if its entry is retired, its listener released, or
+    /// it is not a `P` there (which `learning` records if that is
+    /// definitive).
+    ///
+    /// The member is read in place, not copied out of the snapshot (which
+    /// the broadcast keeps alive): a copy retained and released its entry
+    /// and its projection, four atomic operations per call.
     ///
     /// The result is `sending`: nothing here keeps it, so the loop may send
     /// it to `deliver`. (Done inline in the loop, the compiler's region
     /// analysis could not tell one iteration's listener from the next.)
+    ///
+    /// A member whose projection holds here (valid anywhere, or valid on
+    /// the main queue and the run on the main actor) takes the fast path:
+    /// the `P` is made from the projection's bits and owns the reference the
+    /// weak load returned, with no place to ask and no further retain.
     @inlinable
     static func listener<P>(
-        of member: IndexMember,
+        at index: Int,
+        of members: ArraySlice<IndexMember>,
         as _: P.Type,
         on actor: (any Actor)?,
+        onMainActor: Bool,
         learning: inout AwaitedLearning
     ) -> sending P? {
-        guard let object = member.entry.liveObject else { return nil }
+        let entry = Unmanaged.passUnretained(members[index].entry)
+        guard let object = entry._withUnsafeGuaranteedRef({ $0.liveObject }) else { return nil }
+        if let projection = members[index].projection.map({ Unmanaged.passUnretained($0) }) {
+            let (validity, words) = projection._withUnsafeGuaranteedRef { ($0.validity, $0.words) }
+            switch validity {
+            case .anywhere:
+                return CastProjection.listener(owning: consume object, words: words, as: P.self)
+            case .onMainQueueOnly where onMainActor:
+                return CastProjection.listener(owning: consume object, words: words, as: P.self)
+            case .onMainQueueOnly:
+                break
+            }
+        }
+        let member = members[index]
         var place = DeliveryPlace(awaitingOn: actor)
         var cast: P?
         guard member.withListener(object, as: P.self, in: &place, { cast = $0 }), let listener = cast else {

@@ -62,6 +62,30 @@ final class CastProjection: Sendable {
         return CastProjection(words: words, validity: madeOnMainQueue ? .onMainQueueOnly : .anywhere)
     }
 
+    /// `object` as the `P` whose bits are `words` (a projection's), owning
+    /// the caller's strong reference to it: for a listener that is handed
+    /// on (sent to an awaited call), so that making it retains nothing more
+    /// than the weak load that produced `object` did.
+    ///
+    /// - Precondition: `object` is an instance of the class the projection
+    ///   was made from.
+    @inlinable
+    static func listener<P>(owning object: consuming AnyObject, words: Words, as _: P.Type) -> P {
+        var words = words
+        // The `P` takes over this reference: its bits move into the words and
+        // the slot is cleared without a release. (`Unmanaged.passRetained`
+        // here retained again, and the optimizer kept `object` alive, to
+        // release it, until the awaited call returned.)
+        var owner: AnyObject? = consume object
+        withUnsafeMutableBytes(of: &owner) { slot in
+            words.0 = slot.load(as: UInt.self)
+            slot.storeBytes(of: 0, as: UInt.self)
+        }
+        return withUnsafeMutableBytes(of: &words) { raw in
+            raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: P.self).move()
+        }
+    }
+
     /// Calls `body` with `object` as the `P` whose bits are `words` (a
     /// projection's), borrowed: no copy is made, so the listener's reference
     /// count (slow for a weakly referenced object, which has a side table) is

@@ -62,6 +62,28 @@ struct AwaitedIsolationTests {
         withExtendedLifetime(bystander) {}
     }
 
+    @MainActor @Test func aListenerWithNoActorWhoseConformanceIsMainActorIsolatedIsNotCalledOffTheMainActor() async {
+        let broadcaster = Broadcaster()
+        let log = EventLog()
+        let gauge = MainActorConformingGauge(log: log)
+        await Task.detached { _ = broadcaster.addListener(gauge) }.value
+
+        // On the main actor the conformance holds: the call is made, and the
+        // index keeps what the cast found, valid on the main queue only.
+        let madeOnMainActor = await broadcaster.broadcast(awaitingEach: SessionListener.self) {
+            await $0.userSignedOut()
+        }
+        // From a task with no actor it does not: no call.
+        let madeElsewhere = await Task.detached {
+            await broadcaster.broadcast(awaitingEach: SessionListener.self) { await $0.userSignedOut() }
+        }.value
+
+        #expect(madeOnMainActor == 1)
+        #expect(madeElsewhere == 0)
+        #expect(log.all == ["gauge:main queue"])
+        withExtendedLifetime(gauge) {}
+    }
+
     @MainActor @Test func aListenerWithNoActorIsCalledWhereTheSequentialBroadcastRuns() async {
         let broadcaster = Broadcaster()
         let log = EventLog()

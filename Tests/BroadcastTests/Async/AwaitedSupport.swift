@@ -159,6 +159,20 @@ extension SignOutScreen: @MainActor SessionListener {
     }
 }
 
+/// A listener with no actor whose conformance is isolated to the main actor:
+/// a `SessionListener` on the main actor only.
+final class MainActorConformingGauge: Sendable {
+    let log: EventLog
+
+    init(log: EventLog) { self.log = log }
+}
+
+extension MainActorConformingGauge: @MainActor SessionListener {
+    @MainActor func userSignedOut() async {
+        log.record("gauge:\(MainQueueTag.isOnMainQueue ? "main queue" : "elsewhere")")
+    }
+}
+
 /// A main-actor object registered from main-actor code that does not
 /// conform to `SessionListener`.
 @MainActor final class SignOutBystander {
