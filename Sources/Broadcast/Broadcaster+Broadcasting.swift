@@ -156,9 +156,17 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        send(
-            to: P.self, sticky: sticky, from: isolation, actorOverride: actorOverride, calling: deliver,
-            keeping: { deliver }, completion: completion)
+        // Not through the two-form path below: `deliver` is already the kept
+        // form, and wrapping it as one (`keeping: { deliver }`) kept the
+        // app's typed method, which holds this inlined loop, from being
+        // inlined where it is called (callgrind, Docs/PerformanceNotes.md).
+        var (members, place) =
+            sticky
+            ? snapshot(
+                of: P.self, recordingSticky: deliver, event: nil, actorOverride: actorOverride, from: isolation)
+            : snapshot(of: P.self, from: isolation)
+        return dispatch(
+            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
     }
 
     /// ``send(to:sticky:from:actorOverride:_:completion:)`` with the typed
@@ -248,9 +256,17 @@ extension Broadcaster {
         _ deliver: @escaping @Sendable (P) -> Void,
         completion: (@Sendable (Int) -> Void)?
     ) -> Int {
-        dispatch(
-            to: members, as: P.self, in: &place, actorOverride: actorOverride, calling: deliver,
-            keeping: { deliver }, completion: completion)
+        // Directly, for the reason given in `send`.
+        var scheduled = ScheduledDeliveries()
+        let count = Delivery.deliver(
+            to: members, as: P.self, place: &place, actorOverride: actorOverride,
+            scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
+        if scheduled.isEmpty {
+            completion?(count)
+            return count
+        }
+        schedule(scheduled, madeHere: count, as: P.self, deliver, completion: completion)
+        return count
     }
 
     /// The same, with the call in the two forms of
