@@ -3,9 +3,9 @@
 // Top-level statements here are main-actor code that runs on the main thread,
 // outside any task; there is deliberately no `await` in this file (one would
 // turn the whole of it into an async main). Exits non-zero if a check fails.
+import Broadcast
 import Dispatch
 import Foundation
-import Broadcast
 import HostScenario
 
 HostProbe.tagMainQueue()
