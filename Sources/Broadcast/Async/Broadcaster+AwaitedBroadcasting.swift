@@ -52,7 +52,6 @@ extension Broadcaster {
     ///   - deliver: Makes the typed call.
     /// - Returns: The number of calls made: listeners whose call began.
     /// - Throws: The error `deliver` threw (see above).
-    @inlinable
     @discardableResult
     public func broadcast<P, Failure: Error>(
         awaitingEach listenerType: P.Type,
@@ -60,14 +59,15 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
     ) async throws(Failure) -> Int {
-        let members = snapshot(of: P.self, from: isolation).members
+        var context = DeliveryContext(isolation: isolation)
+        let members = snapshot(of: P.self, in: &context)
         switch order {
         case .sequential:
             return try await AwaitedDelivery.deliverSequentially(
                 to: members, as: P.self, from: isolation, broadcaster: self, deliver)
         case .concurrent:
             return try await AwaitedDelivery.deliverConcurrently(
-                to: members, as: P.self, from: isolation, broadcaster: self, deliver)
+                to: members, as: P.self, broadcaster: self, deliver)
         }
     }
 }

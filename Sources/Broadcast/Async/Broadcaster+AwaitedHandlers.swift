@@ -28,7 +28,7 @@ extension Broadcaster {
     ) -> BroadcastToken {
         let listener = AwaitedClosureListener(handler)
         let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
-        register(entry, receivingStickyBroadcasts: false, from: isolation)
+        register(entry, receivingSticky: false, from: isolation)
         return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
             self?.unregister(entry)
         }

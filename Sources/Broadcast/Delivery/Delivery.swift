@@ -1,274 +1,123 @@
-/// The calls themselves: one pass over a snapshot of an index's members.
+/// The calls of a synchronous broadcast: one pass over a snapshot of an
+/// index's members, with no lock held.
 ///
-/// Runs with no lock held. Before each call it re-checks that the entry is
-/// still registered and its listener alive, which is what makes a removal or
-/// release during a broadcast take effect for the rest of that broadcast.
+/// Before each call it re-checks that the entry is still registered and its
+/// listener alive, which is what makes a removal or release during a
+/// broadcast take effect for the rest of that broadcast. A listener
+/// registered on an actor is called only where the broadcast runs on that
+/// actor; otherwise it is collected into ``ScheduledDeliveries`` for its
+/// actor's mailbox.
 ///
-/// `deliver` is inlinable, so that a broadcast's loop is compiled for its
-/// `P` in the module that broadcasts: unspecialized, the loop paid value
-/// witnesses, closure thunks and metadata for every member (about 180
-/// instructions per delivery; callgrind, Docs/PerformanceNotes.md). It must
-/// never contain a conformance cast (`as? P`, `is P`), nor may anything it
-/// inlines: the runtime checks a conformance isolated to a global actor
-/// (`extension Screen: @MainActor P`) only in the generic cast, and a cast
-/// specialized to a concrete protocol was measured to succeed off that actor.
-/// The casts stay in ``IndexMember/castAndCall(_:as:_:)`` and
-/// ``ConformanceIndex``, which are not inlinable, and the questions about
-/// where the broadcast runs stay in ``DeliveryContext``, asked through
-/// ``DeliveryPlace``.
-@usableFromInline
+/// Generic and not inlinable: it is compiled once, in this module, and the
+/// cast it makes (``Conformance/cast(_:to:)``) stays the runtime's
+/// isolation-checking one.
 enum Delivery {
     /// Calls every member that can be called where the broadcast runs, and
-    /// collects the others into `scheduled`, grouped by their actor.
+    /// collects the others into `scheduled`.
     ///
     /// - Parameters:
     ///   - members: A snapshot of the index, in registration order.
     ///   - listenerType: The protocol the members are delivered as.
-    ///   - place: Where the broadcast runs.
-    ///   - actorOverride: An actor every member must be called on
-    ///     (``Broadcaster/broadcastOnMainActor(to:sticky:isolation:_:)``),
-    ///     replacing the isolation each registered with.
+    ///   - override: The actor every member is called on
+    ///     (``Broadcaster/broadcastOnMainActor(to:sticky:isolation:_:)``), in
+    ///     place of the one each registered from.
+    ///   - context: Where the broadcast runs.
     ///   - scheduled: Collects the members to call on their actors.
-    ///   - nonconforming: Told about a listener found, definitively, not to
-    ///     conform (one that was only tentatively in the index).
+    ///   - learned: Collects the listener classes found, definitively, not
+    ///     to be `P`s on their own actor.
     ///   - call: Makes the typed call.
     /// - Returns: The number of calls made or scheduled.
-    @inlinable
     static func deliver<P>(
-        to members: [IndexMember],
+        to members: [ListenerEntry],
         as listenerType: P.Type,
-        place: inout DeliveryPlace,
-        actorOverride: (any Actor)?,
+        override: IsolationBox?,
+        in context: inout DeliveryContext,
         scheduled: inout ScheduledDeliveries,
-        nonconforming: (AnyObject.Type) -> Void,
+        learned: inout [LearnedNonconformance],
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
-        // Members and entries are borrowed from the snapshot, which the
-        // caller keeps alive: copying each member out of the array retained
-        // and released its entry (65 instructions per delivery).
-        members.withUnsafeBufferPointer { members in
-            // A local of this closure, not of the function: captured from
-            // the function by both closures, it kept the app's typed method,
-            // which holds this loop, from being inlined where it is called
-            // (callgrind, Docs/PerformanceNotes.md).
-            var answers = PlaceAnswers()
-            for index in members.indices {
-                let projection = members[index].projection.map { Unmanaged.passUnretained($0) }
-                Unmanaged.passUnretained(members[index].entry)._withUnsafeGuaranteedRef { entry in
-                    guard let object = entry.liveObject else { return }
-                    let runsHere: Bool
-                    if let actorOverride {
-                        runsHere = answers.isRunning(onOverride: actorOverride, in: &place)
-                    } else if let box = entry.isolationBox.map({ Unmanaged.passUnretained($0) }) {
-                        runsHere = answers.isRunning(on: box, in: &place)
-                    } else {
-                        if IndexMember.withListener(
-                            object, projection: projection, as: P.self, in: &place, answers: &answers, call)
-                        {
-                            count += 1
-                        }
-                        return
-                    }
-                    if !runsHere {
-                        scheduled.append(entry, on: actorOverride ?? entry.isolation.unsafelyUnwrapped)
-                        count += 1
-                    } else if IndexMember.withListener(
-                        object, projection: projection, as: P.self, in: &place, answers: &answers, call)
-                    {
-                        count += 1
-                    } else {
-                        let actor = actorOverride ?? entry.isolation.unsafelyUnwrapped
-                        if place.castsAreDefinitive(on: actor) {
-                            nonconforming(type(of: object))
-                        } else {
-                            scheduled.appendUnsettled(entry, on: actor)
-                            count += 1
-                        }
-                    }
+        var answers = ActorAnswers()
+        for entry in members {
+            guard let object = entry.liveObject else { continue }
+            let box = override ?? entry.isolationBox
+            if let box, !answers.isRunning(onActorOf: box, in: &context) {
+                scheduled.append(entry, on: box.actor)
+                count += 1
+                continue
+            }
+            let objectType: AnyObject.Type = type(of: object)
+            if let listener = Conformance.cast(object, to: P.self) {
+                call(listener)
+                count += 1
+                continue
+            }
+            switch Conformance.afterFailedCast(registeredOn: box?.actor, in: &context) {
+            case .skip:
+                break
+            case .recordNonconformance:
+                // Only the listener's own actor settles its conformance: a
+                // main-actor override says nothing about another actor.
+                if let box, entry.isolationBox === box {
+                    learned.append(LearnedNonconformance(type: objectType, actor: box.actor))
                 }
+            case .schedule:
+                if let box { scheduled.append(entry, on: box.actor) }
+                count += 1
             }
         }
         return count
     }
 
-    /// Runs a scheduled batch on its actor.
+    /// Runs a scheduled batch, on `actor`: the same re-checks, then the cast,
+    /// which is definitive there.
     ///
-    /// `learned`, if not nil, keeps the projection of each listener class
-    /// whose cast succeeded. Every cast here is definitive, so
-    /// a listener that turns out not to conform is reported through
-    /// `nonconforming` (and is not counted).
-    ///
-    /// - Returns: the number of calls made.
+    /// - Returns: The number of calls made.
     static func deliverScheduled<P>(
         _ entries: [ListenerEntry],
         as _: P.Type,
-        nonconforming: (AnyObject.Type) -> Void,
-        learning learned: inout LearnedProjections?,
+        on actor: any Actor,
+        learned: inout [LearnedNonconformance],
         _ call: (P) -> Void
     ) -> Int {
         var count = 0
+        // The batch runs in a task isolated to `actor` (its mailbox's drain).
+        var context = DeliveryContext(isolation: actor)
         for entry in entries {
             guard let object = entry.liveObject else { continue }
-            if let listener = object as? P {
-                learned?.note(listener, of: object)
+            let objectType: AnyObject.Type = type(of: object)
+            if let listener = Conformance.cast(object, to: P.self) {
                 call(listener)
                 count += 1
-            } else {
-                nonconforming(type(of: object))
+            } else if entry.isolation === actor,
+                Conformance.afterFailedCast(registeredOn: actor, in: &context) == .recordNonconformance
+            {
+                learned.append(LearnedNonconformance(type: objectType, actor: actor))
             }
         }
         return count
     }
 }
 
-/// The deliveries a broadcast could not make where it ran, grouped by the
-/// actor they must run on, each group in registration order.
-@usableFromInline
-struct ScheduledDeliveries {
-    @usableFromInline
-    struct Batch {
-        let actor: any Actor
-        var entries: [ListenerEntry]
-        /// Whether an entry is here because the broadcast ran on the actor
-        /// but could not check the listener's conformance there (a
-        /// main-queue block off the main thread): the scheduled call, which
-        /// can, then teaches the index the listener class's projection, so
-        /// later broadcasts there call it at once.
-        var teachesProjections = false
-    }
-
-    @usableFromInline private(set) var batches: [Batch]
-
-    @inlinable
-    init() { batches = [] }
-
-    @inlinable
-    var isEmpty: Bool { batches.isEmpty }
-
-    var entryCount: Int { batches.reduce(0) { $0 + $1.entries.count } }
-
-    @usableFromInline
-    mutating func append(_ entry: ListenerEntry, on actor: any Actor) {
-        batches[batch(for: actor)].entries.append(entry)
-    }
-
-    /// Appends an entry whose conformance could not be checked where the
-    /// broadcast runs, although it runs on the entry's actor.
-    ///
-    /// Only the main actor's batch learns from it: a projection made there
-    /// is valid on the main queue, where such a broadcast runs again.
-    @usableFromInline
-    mutating func appendUnsettled(_ entry: ListenerEntry, on actor: any Actor) {
-        let index = batch(for: actor)
-        batches[index].entries.append(entry)
-        if actor === MainActor.shared { batches[index].teachesProjections = true }
-    }
-
-    /// The position of `actor`'s batch, made if missing.
-    private mutating func batch(for actor: any Actor) -> Int {
-        // Few distinct actors (usually only the main actor): a linear search
-        // beats hashing.
-        if let index = batches.firstIndex(where: { $0.actor === actor }) { return index }
-        batches.append(Batch(actor: actor, entries: []))
-        return batches.count - 1
-    }
+/// A listener class found, where that is definitive, not to be a `P` on the
+/// actor its listener registered from; recorded under the lock after the
+/// calls (``BroadcasterStorage/recordNonconformance(of:to:on:)``).
+struct LearnedNonconformance: Sendable {
+    let type: AnyObject.Type
+    let actor: any Actor
 }
 
-/// Where a broadcast runs, as the inlinable delivery loop sees it: a
-/// ``DeliveryContext`` whose questions are answered in the library, not
-/// inlined, so that what is called here and what is scheduled stays decided
-/// in one place.
-@usableFromInline
-struct DeliveryPlace {
-    var context: DeliveryContext
+/// Whether the broadcast runs on a listener's actor, asked once per run of
+/// listeners that share an ``IsolationBox`` (every main-actor listener shares
+/// one), not once per listener.
+struct ActorAnswers {
+    private var lastBox: IsolationBox?
+    private var lastAnswer = false
 
-    init(isolation: (any Actor)?) {
-        context = DeliveryContext(isolation: isolation)
-    }
-
-    init(context: DeliveryContext) {
-        self.context = context
-    }
-
-    /// See ``DeliveryContext/isRunning(on:)``.
-    @usableFromInline
-    mutating func isRunning(on actor: any Actor) -> Bool {
-        context.isRunning(on: actor)
-    }
-
-    /// ``isRunning(on:)`` for the actor in `box`.
-    @usableFromInline
-    mutating func isRunning(onActorOf box: Unmanaged<IsolationBox>) -> Bool {
-        box._withUnsafeGuaranteedRef { context.isRunning(on: $0.actor) }
-    }
-
-    /// See ``DeliveryContext/castsAreDefinitive(on:)``.
-    @usableFromInline
-    mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
-        context.castsAreDefinitive(on: actor)
-    }
-
-    /// See ``DeliveryContext/isOnMainQueue``.
-    @usableFromInline
-    var isOnMainQueue: Bool {
-        mutating get { context.isOnMainQueue }
-    }
-}
-
-/// The answers the delivery loop got from its ``DeliveryPlace`` during one
-/// broadcast, kept in the loop so that it asks the library once per
-/// broadcast, not once per member: asked per member (calls into the
-/// library), the questions cost about 90 instructions per delivery to a
-/// listener registered on an actor, and 18 per delivery to one whose
-/// projection is valid on the main queue only (callgrind,
-/// Docs/PerformanceNotes.md).
-///
-/// The answers are the library's; only kept here. None can change during a
-/// broadcast: they depend on the broadcast's isolation and thread. A local
-/// of the loop, not a field of `DeliveryPlace`: a larger place was copied
-/// and destroyed through its value witnesses on every broadcast.
-@usableFromInline
-struct PlaceAnswers {
-    /// The answers in one word, so that the loop keeps them in a register.
-    ///
-    /// Bits 3 and up: the address of the object asked about last (an
-    /// entry's isolation box, or the override actor; objects are 8-byte
-    /// aligned); bit 2, its answer; bit 0, whether the main-queue question
-    /// was asked, and bit 1 its answer. Members registered on one
-    /// actor share one box (every main-actor listener the same), so a run of
-    /// them asks once. The snapshot keeps each box alive, and the caller the
-    /// override actor, so an address is not reused during the broadcast.
-    @usableFromInline var word: UInt = 0
-
-    @inlinable
-    init() {}
-
-    /// ``DeliveryPlace/isRunning(onActorOf:)``, asked once per run of
-    /// members with the same box.
-    @inlinable
-    mutating func isRunning(on box: Unmanaged<IsolationBox>, in place: inout DeliveryPlace) -> Bool {
-        let address = UInt(bitPattern: box.toOpaque())
-        if word & ~0x7 == address { return word & 0x4 != 0 }
-        let answer = place.isRunning(onActorOf: box)
-        word = address | (answer ? 0x4 : 0) | (word & 0x3)
-        return answer
-    }
-
-    /// ``DeliveryPlace/isRunning(on:)`` for the override actor, asked once.
-    @inlinable
-    mutating func isRunning(onOverride actor: any Actor, in place: inout DeliveryPlace) -> Bool {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(actor as AnyObject).toOpaque())
-        if word & ~0x7 == address { return word & 0x4 != 0 }
-        let answer = place.isRunning(on: actor)
-        word = address | (answer ? 0x4 : 0) | (word & 0x3)
-        return answer
-    }
-
-    /// ``DeliveryPlace/isOnMainQueue``, asked once.
-    @inlinable
-    mutating func isOnMainQueue(in place: inout DeliveryPlace) -> Bool {
-        if word & 0x1 == 0 { word |= place.isOnMainQueue ? 0x3 : 0x1 }
-        return word & 0x2 != 0
+    mutating func isRunning(onActorOf box: IsolationBox, in context: inout DeliveryContext) -> Bool {
+        if box === lastBox { return lastAnswer }
+        lastAnswer = context.isRunning(on: box.actor)
+        lastBox = box
+        return lastAnswer
     }
 }

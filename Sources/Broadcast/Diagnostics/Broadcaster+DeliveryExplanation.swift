@@ -41,60 +41,54 @@ extension Broadcaster {
     ) -> DeliveryExplanation {
         if ListenerValidation.isBoxedValue(listener) { return .refusedAsBoxedValue }
         let protocolID = ObjectIdentifier(P.self)
-        var context = DeliveryContext(isolation: isolation)
         let id = ObjectIdentifier(listener)
-        let (candidates, members, stopped) = storage.withLock { storage in
-            let candidates = storage.liveEntries(withID: id)
-            let members =
-                candidates.contains { $0.listens(to: protocolID) }
-                ? storage.membersWithoutBuilding(of: P.self, in: &context) : []
-            return (candidates, members, storage.stoppedRegistrations.listeners(withID: id, stoppedFor: protocolID))
+        let (entries, memberships, known, stopped) = storage.withLock { storage in
+            let entries = storage.liveEntries(withID: id)
+            let memberships = entries.map { storage.indexMembership(of: $0, in: P.self) }
+            return (
+                entries, memberships, storage.knownNonconformances,
+                storage.stoppedRegistrations.listeners(withID: id, stoppedFor: protocolID)
+            )
         }
-        let entries = candidates.filter { $0.object === listener }
-        let wasStopped = stopped.contains { $0.object === listener }
-        guard entries.contains(where: { $0.listens(to: protocolID) }) else {
-            if wasStopped { return .registrationStopped }
-            let others = entries.compactMap(\.onlyProtocol).map(ProtocolName.of)
-            return others.isEmpty ? .notRegistered : .registeredOnlyForOtherProtocols(others)
+        var context = DeliveryContext(isolation: isolation)
+        // Decided on a copy: asking must not change what a later broadcast does.
+        var knownHere = known
+        var listensToP = false
+        for (entry, membership) in zip(entries, memberships) where entry.object === listener {
+            guard entry.listens(to: protocolID) else { continue }
+            listensToP = true
+            // The entry a broadcast uses: the first the index lists (or,
+            // where the index has not decided yet, would list now).
+            let isMember =
+                membership
+                ?? Conformance.isCandidate(listener, of: entry, as: P.self, knowing: &knownHere, in: &context)
+            if isMember { return Self.decision(for: entry, listener, as: P.self, in: &context) }
         }
-        // The member a broadcast uses: the first whose entry is still live
-        // (the loop skips retired ones, and an index may keep a removed entry
-        // of this object until its next filter, ahead of a newer one).
-        guard let member = members.first(where: { $0.entry.liveObject === listener }) else {
-            return .doesNotConform
+        if listensToP { return .doesNotConform }
+        if stopped.contains(where: { $0.object === listener }) { return .registrationStopped }
+        let others = entries.filter { $0.object === listener }.compactMap(\.onlyProtocolType).map {
+            String(describing: $0)
         }
-        return Self.decision(for: member, listener, as: P.self, in: &context)
+        return others.isEmpty ? .notRegistered : .registeredOnlyForOtherProtocols(others)
     }
 
-    /// The branch `Delivery.deliver` takes for `member` (no actor override),
-    /// without calling anything: each test below is the one the delivery loop
-    /// makes, in the same order, with the same context.
+    /// The branch ``Delivery/deliver(to:as:override:in:scheduled:learned:_:)``
+    /// takes for `entry`, without calling anything: each test below is the
+    /// one the delivery loop makes, in the same order, with the same context.
     private static func decision<P>(
-        for member: IndexMember, _ object: AnyObject, as _: P.Type, in context: inout DeliveryContext
+        for entry: ListenerEntry, _ object: AnyObject, as _: P.Type, in context: inout DeliveryContext
     ) -> DeliveryExplanation {
-        guard let actor = member.entry.isolation else {
-            return member.withListener(object, as: P.self, in: &context) { _ in } ? .calledHere : .doesNotConform
+        guard let actor = entry.isolation else {
+            return Conformance.cast(object, to: P.self) != nil ? .calledHere : .doesNotConform
         }
         if !context.isRunning(on: actor) {
-            return conformsOnItsActor(object, as: P.self, in: &context)
+            return Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)
                 ? .scheduled(on: actor) : .scheduledIfConforming(on: actor)
         }
-        if member.withListener(object, as: P.self, in: &context, { _ in }) { return .calledHere }
-        if context.castsAreDefinitive(on: actor) { return .doesNotConform }
-        return .scheduledIfConforming(on: actor)
-    }
-
-    /// Whether the cast a scheduled call makes on the listener's actor is
-    /// known to succeed, from here.
-    ///
-    /// A cast that succeeds in code isolated to no actor, off the main queue,
-    /// proves a conformance isolated to no actor, which holds everywhere.
-    /// Anywhere else a success may come from a conformance isolated to the
-    /// actor the code runs on, which would fail on the listener's actor.
-    private static func conformsOnItsActor<P>(
-        _ object: AnyObject, as _: P.Type, in context: inout DeliveryContext
-    ) -> Bool {
-        guard context.isolation == nil, !context.isOnMainQueue else { return false }
-        return IndexMember.castAndCall(object, as: P.self) { _ in }
+        if Conformance.cast(object, to: P.self) != nil { return .calledHere }
+        switch Conformance.afterFailedCast(registeredOn: actor, in: &context) {
+        case .schedule: return .scheduledIfConforming(on: actor)
+        case .skip, .recordNonconformance: return .doesNotConform
+        }
     }
 }

@@ -1,5 +1,5 @@
 #if DEBUG
-    import Foundation
+    import Synchronization
 
     /// Debug builds only: notices a listener whose conformance is isolated to
     /// the main actor but that registered from code not isolated to the main
@@ -14,21 +14,18 @@
     /// own thread. Nothing shows where the mistake is made, so it is found
     /// here, with this runtime's check, and reported with the fix.
     ///
-    /// How: the delivery path's cast, made where the code holds the listener
-    /// anyway (while a protocol's index takes it in), in two places: where
-    /// the main actor's isolated conformances can be checked, where it
-    /// succeeds, and on a new thread outside any task, where it fails.
-    /// Succeeding there and failing here is exactly a conformance isolated to
-    /// the main actor. A take-in elsewhere whose cast fails leaves the answer
-    /// open, with the listener held weakly, until the protocol's index is
-    /// next used on the main actor. One answer per broadcaster, listener
-    /// class and protocol. The check never holds a listener longer than the
-    /// take-in that loaded it (the new thread casts while the take-in holds
-    /// it), so it never changes when a listener is deallocated; reports go
-    /// through the main actor's mailbox, with no lock held.
-    struct IsolatedConformanceCheck {
-        typealias Site = (fileID: StaticString, line: UInt)
-
+    /// How: the delivery path's cast, made for the entries an index has just
+    /// considered, in two places: where the main actor's isolated conformances
+    /// can be checked, where it succeeds, and on a new thread outside any
+    /// task, where it fails. Succeeding there and failing here is exactly a
+    /// conformance isolated to the main actor. A cast that fails where the
+    /// main actor cannot be seen leaves the answer open, with the listener
+    /// held weakly, until the protocol's listeners are next looked up on the
+    /// main actor. One answer per broadcaster, listener class and protocol.
+    /// It runs with no lock of the broadcaster held (its own lock is never
+    /// held while it casts or waits for the thread); reports go through the
+    /// main actor's mailbox.
+    final class IsolatedConformanceCheck: Sendable {
         private struct Key: Hashable {
             let type: ObjectIdentifier
             let protocolType: ObjectIdentifier
@@ -39,126 +36,76 @@
         /// or not conforming at all; the main actor tells which.
         private struct Open {
             let listener: WeakListener
-            let site: Site?
+            let site: RegistrationSite?
         }
 
-        private let mainMailbox: ActorMailbox
-        private let report: @Sendable (BroadcastDiagnostic) -> Void
-        /// The classes and protocols answered.
-        private var answered: Set<Key> = []
-        /// Per protocol, per class: the ones left open.
-        private var open: [ObjectIdentifier: [ObjectIdentifier: Open]] = [:]
-
-        init(mainMailbox: ActorMailbox, report: @escaping @Sendable (BroadcastDiagnostic) -> Void) {
-            self.mainMailbox = mainMailbox
-            self.report = report
+        private struct State {
+            /// The classes and protocols answered, or being answered.
+            var claimed: Set<Key> = []
+            /// Per protocol, per class: the ones left open.
+            var open: [ObjectIdentifier: [ObjectIdentifier: Open]] = [:]
         }
 
-        /// Checks the listeners of `entries`, just taken in by `P`'s index in
-        /// `context`, that registered without the main actor, and, where
+        private let state = Mutex(State())
+
+        /// Checks the listeners of `entries`, just considered by `P`'s index
+        /// in `context`, that registered without the main actor, and, where
         /// `context` can check the main actor's isolated conformances, those
-        /// left open for `P`.
-        ///
-        /// Runs under the broadcaster's lock: it casts and enqueues, and
-        /// calls no listener code.
-        mutating func noteTakenIn<P>(
-            _ entries: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext
+        /// left open for `P`; reports each conformance isolated to the main
+        /// actor to `broadcaster`'s handler.
+        func inspect<P>(
+            _ entries: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext,
+            for broadcaster: Broadcaster
         ) {
             let protocolID = ObjectIdentifier(P.self)
             let seesMainActor = context.castsAreDefinitive(on: MainActor.shared)
-            // Conform to `P` where the main actor's conformances are seen.
-            var conformingOnMainActor: [(object: AnyObject, site: Site?)] = []
-            if seesMainActor, let waiting = open.removeValue(forKey: protocolID) {
-                for (type, listener) in waiting {
-                    answered.insert(Key(type: type, protocolType: protocolID))
-                    guard let object = listener.listener.object, Self.conforms(object, as: P.self) else { continue }
-                    conformingOnMainActor.append((object, listener.site))
-                }
-            }
-            for case let entry? in entries where entry.isolationBox !== IsolationBox.mainActor {
+            var candidates: [(object: AnyObject, key: Key, site: RegistrationSite?)] = []
+            for case let entry? in entries where entry.isolationBox?.isMainActor != true {
                 guard entry.listens(to: protocolID), let object = entry.liveObject else { continue }
-                let type = ObjectIdentifier(Swift.type(of: object))
-                let key = Key(type: type, protocolType: protocolID)
-                guard !answered.contains(key) else { continue }
-                let conformsHere = Self.conforms(object, as: P.self)
-                if seesMainActor || conformsHere {
-                    // A success off the main actor is not isolated to it.
-                    answered.insert(key)
-                    open[protocolID]?[type] = nil
-                    if seesMainActor && conformsHere { conformingOnMainActor.append((object, entry.registrationSite)) }
-                } else if open[protocolID]?[type]?.listener.object == nil {
-                    open[protocolID, default: [:]][type] = Open(
-                        listener: WeakListener(object), site: entry.registrationSite)
+                let key = Key(type: ObjectIdentifier(type(of: object)), protocolType: protocolID)
+                candidates.append((object, key, entry.registrationSite))
+            }
+            // Claimed under the lock, cast outside it.
+            let (claimed, reopened) = state.withLock { state in
+                // Answered now, by the main actor: a class left open is not
+                // claimed again by one of its entries taken in now.
+                let reopened = seesMainActor ? Array((state.open.removeValue(forKey: protocolID) ?? [:])) : []
+                for (type, _) in reopened { state.claimed.insert(Key(type: type, protocolType: protocolID)) }
+                var claimed: [Int] = []
+                for (position, candidate) in candidates.enumerated() where state.claimed.insert(candidate.key).inserted {
+                    claimed.append(position)
+                }
+                return (claimed, reopened)
+            }
+            var conformingOnMainActor: [(object: AnyObject, site: RegistrationSite?)] = []
+            for (_, open) in reopened {
+                guard let object = open.listener.object, Conformance.cast(object, to: P.self) != nil else { continue }
+                conformingOnMainActor.append((object, open.site))
+            }
+            for position in claimed {
+                let candidate = candidates[position]
+                let conformsHere = Conformance.cast(candidate.object, to: P.self) != nil
+                if seesMainActor {
+                    if conformsHere { conformingOnMainActor.append((candidate.object, candidate.site)) }
+                } else if !conformsHere {
+                    // Open until the main actor can tell.
+                    let open = Open(listener: WeakListener(candidate.object), site: candidate.site)
+                    state.withLock { state in
+                        state.claimed.remove(candidate.key)
+                        state.open[protocolID, default: [:]][candidate.key.type] = open
+                    }
                 }
             }
             guard !conformingOnMainActor.isEmpty else { return }
-            let offMainActor = Self.conformOnANewThread(conformingOnMainActor.map(\.object), as: P.self)
+            let offMainActor = ThreadAnswer.conform(conformingOnMainActor.map(\.object), as: P.self)
+            let mainMailbox = broadcaster.mailboxes.mailbox(for: MainActor.shared)
             for (listener, conforms) in zip(conformingOnMainActor, offMainActor) where !conforms {
                 let diagnostic = BroadcastDiagnostic(
                     kind: .isolatedConformanceRegisteredOffMainActor(protocolName: String(describing: P.self)),
-                    listenerType: String(describing: Swift.type(of: listener.object)),
+                    listenerType: String(describing: type(of: listener.object)),
                     fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0)
-                let report = self.report
-                mainMailbox.enqueue { _ in report(diagnostic) }
+                mainMailbox.enqueue { _ in broadcaster.report(diagnostic) }
             }
-        }
-
-        /// The cast a delivery makes, here.
-        private static func conforms<P>(_ object: AnyObject, as _: P.Type) -> Bool {
-            IndexMember.castAndCall(object, as: P.self) { _ in }
-        }
-
-        /// The same casts on a new thread, outside any task and any actor,
-        /// waited for; the caller holds `objects` meanwhile.
-        private static func conformOnANewThread<P>(_ objects: [AnyObject], as _: P.Type) -> [Bool] {
-            let listeners = objects.map(WeakListener.init)
-            let answer = ThreadAnswer()
-            Thread.detachNewThread {
-                answer.set(listeners.map { $0.object.map { conforms($0, as: P.self) } ?? true })
-            }
-            return answer.wait()
-        }
-    }
-
-    /// Answers handed from a thread to the code waiting for them.
-    private final class ThreadAnswer: @unchecked Sendable {
-        // @unchecked Sendable: `answers` is only read or written while
-        // `condition` is locked. A pthread condition rather than a
-        // semaphore: ThreadSanitizer sees its ordering on Linux.
-        private let condition = NSCondition()
-        private var answers: [Bool]?
-
-        func set(_ answers: [Bool]) {
-            condition.lock()
-            self.answers = answers
-            condition.signal()
-            condition.unlock()
-        }
-
-        func wait() -> [Bool] {
-            condition.lock()
-            defer { condition.unlock() }
-            while true {
-                if let answers { return answers }
-                condition.wait()
-            }
-        }
-    }
-
-    extension Broadcaster {
-        /// Gives the storage its isolated-conformance check, reporting to this
-        /// broadcaster's handler (or standard error).
-        func installIsolatedConformanceCheck() {
-            let handler = diagnosticHandler
-            let check = IsolatedConformanceCheck(mainMailbox: mailboxes.mailbox(for: MainActor.shared)) {
-                diagnostic in
-                if let handler {
-                    handler(diagnostic)
-                } else {
-                    FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-                }
-            }
-            storage.withLock { $0.isolatedConformanceCheck = check }
         }
     }
 #endif

@@ -27,7 +27,7 @@ extension Broadcaster {
     ) -> BroadcastToken {
         let listener = ClosureListener(handler)
         let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
-        register(entry, receivingStickyBroadcasts: receivingStickyEvent, from: isolation)
+        register(entry, receivingSticky: receivingStickyEvent, from: isolation)
         // The token owns the closure listener: releasing the token releases
         // it, which the weak table observes. Cancelling also unregisters at
         // once, for callers that cancel while still holding the token.

@@ -17,7 +17,7 @@ public final class ListenerRegistration: Sendable {
     public let lifespan: Lifespan
 
     private let broadcaster: Broadcaster
-    private let protocolID: ObjectIdentifier
+    private let protocolType: Any.Type
     private let receivesStickyBroadcasts: Bool
     private let target: RegistrationTarget
     /// The entry while listening; nil while stopped.
@@ -44,7 +44,7 @@ public final class ListenerRegistration: Sendable {
     ) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
-        self.protocolID = ObjectIdentifier(P.self)
+        self.protocolType = P.self
         self.receivesStickyBroadcasts = receivingStickyBroadcasts
         self.target = .weak(WeakListener(listener))
     }
@@ -52,12 +52,12 @@ public final class ListenerRegistration: Sendable {
     /// A registration for a closure handler, which the registration keeps
     /// alive; see `ListenerRegistrations.addHandler(for:lifespan:isolation:handler:)`.
     init(
-        retaining listener: RetainedListener, object: AnyObject, protocolID: ObjectIdentifier, lifespan: Lifespan,
+        retaining listener: RetainedListener, object: AnyObject, protocolType: Any.Type, lifespan: Lifespan,
         on broadcaster: Broadcaster
     ) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
-        self.protocolID = protocolID
+        self.protocolType = protocolType
         self.receivesStickyBroadcasts = false
         self.target = .retained(listener, WeakListener(object))
     }
@@ -75,14 +75,14 @@ public final class ListenerRegistration: Sendable {
     /// The caller's isolation is recorded, as with `addListener`.
     public func start(isolation: isolated (any Actor)? = #isolation) {
         guard let listener = target.weak.object else { return }
-        let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: protocolID)
+        let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: protocolType)
         let shouldStart = activeEntry.withLock { active in
             guard active == nil else { return false }
             active = entry
             return true
         }
         guard shouldStart else { return }
-        broadcaster.register(entry, receivingStickyBroadcasts: receivesStickyBroadcasts, from: isolation)
+        broadcaster.register(entry, receivingSticky: receivesStickyBroadcasts, from: isolation)
     }
 
     /// Stops listening, if listening.
@@ -113,18 +113,5 @@ private enum RegistrationTarget: Sendable {
         switch self {
         case .weak(let weak), .retained(_, let weak): weak
         }
-    }
-}
-
-/// A weak reference to a listener.
-final class WeakListener: @unchecked Sendable {
-    // @unchecked Sendable: `object` is a `weak let`, whose loads are
-    // thread-safe and which is never reassigned. The loaded object is only
-    // handed to the broadcaster, which applies its isolation rules before
-    // calling it.
-    weak let object: AnyObject?
-
-    init(_ object: AnyObject) {
-        self.object = object
     }
 }

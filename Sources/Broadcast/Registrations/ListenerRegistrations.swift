@@ -72,7 +72,7 @@ public final class ListenerRegistrations: Sendable {
         let listener = ClosureListener(handler)
         let registration = ListenerRegistration(
             retaining: RetainedListener(listener), object: listener,
-            protocolID: ObjectIdentifier((any EventListener<Event>).self), lifespan: lifespan, on: broadcaster)
+            protocolType: (any EventListener<Event>).self, lifespan: lifespan, on: broadcaster)
         add(registration)
         return registration
     }

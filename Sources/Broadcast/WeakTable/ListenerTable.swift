@@ -2,8 +2,8 @@
 /// every platform (swift-corelibs-foundation has no `NSHashTable`).
 ///
 /// - Registration order is kept: `entries` is append-only between compactions.
-/// - Identity is `===`: one entry per object (per ``EntryKey``), looked up in
-///   O(1) through `slots`. An `ObjectIdentifier` can be reused by a new object
+/// - Identity is `===`: one entry per object (per ``EntryKey``), found in O(1)
+///   through `slots`. An `ObjectIdentifier` can be reused by a new object
 ///   once the old one is deallocated, so a match is trusted only while the
 ///   matched entry's object is still alive.
 /// - Nothing is retained: entries hold their objects weakly.
@@ -13,33 +13,27 @@
 ///
 /// A plain value with no locking: ``Broadcaster`` keeps it inside its one lock.
 struct ListenerTable {
-    /// Registration order.
-    ///
-    /// `nil` marks a removed slot until the next compaction.
+    /// Registration order. `nil` marks a removed slot until the next
+    /// compaction.
     private(set) var entries: [ListenerEntry?] = []
-    /// Where each `addListener` entry is, by object: the common case, in a
-    /// map that stores no keys.
-    private var listenerSlots = SlotMap()
+    /// Where each `addListener` entry is, by object.
+    private var listenerSlots: [ObjectIdentifier: Int] = [:]
     /// Where each single-protocol registration's entry is.
     private var registrationSlots: [EntryKey: Int] = [:]
-    /// How many single-protocol registrations each object has (an object with
-    /// more than one entry makes indexes deduplicate).
+    /// How many single-protocol registrations each object has.
     private var registrationCounts: [ObjectIdentifier: Int] = [:]
     private var removedSlots = 0
     private var compactionThreshold = ListenerTable.minimumCompactionThreshold
 
-    static let minimumCompactionThreshold = 16
+    /// Changes whenever an index built from `entries` could be wrong other
+    /// than by missing the entries appended since: a compaction moved the
+    /// entries, or an object gained or kept a second entry (an index lists
+    /// each object once, at its first entry). Appends and removals of an
+    /// object's only entry leave it unchanged: an index takes appended
+    /// entries in, and skips retired ones.
+    private(set) var layoutVersion = 0
 
-    /// What `add` did, so the caller can keep its indexes in step.
-    enum Insertion {
-        /// The entry was appended. `invalidatesIndexes` is set when the
-        /// incremental index update would be wrong: the object now has two
-        /// entries, an entry with a reused address was replaced, or the table
-        /// compacted.
-        case appended(invalidatesIndexes: Bool)
-        /// The same live object was already registered with this key.
-        case alreadyPresent
-    }
+    static let minimumCompactionThreshold = 16
 
     /// Number of slots in use, live or not: what memory is proportional to.
     var storageCount: Int { entries.count }
@@ -52,121 +46,84 @@ struct ListenerTable {
         }
     }
 
-    mutating func add(_ entry: ListenerEntry) -> Insertion {
-        guard entry.onlyProtocol == nil else { return addRegistration(entry) }
-        let key = EntryKey(object: entry.id, onlyProtocol: nil)
-        var replacedDeadEntry = false
-        if let slot = listenerSlots.slot(of: entry.id, orInsert: entries.count, in: entries) {
-            let existing = entries[slot].unsafelyUnwrapped
-            // Alive at this address, so it is the same object (two live
-            // objects never share an address): keep its position.
-            if existing.object != nil { return .alreadyPresent }
-            // The old object died and its address was reused.
-            vacate(slot: slot, key: key, entry: existing)
-            replacedDeadEntry = true
-            entries.append(entry)
-            listenerSlots.insert(entries.count - 1, in: entries)
-        } else {
-            entries.append(entry)
-        }
-        // Its only other entries can be single-protocol registrations.
-        let sharesObject = !registrationCounts.isEmpty && registrationCounts[entry.id] != nil
-        let compacted = entries.count >= compactionThreshold && compact()
-        return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
-    }
-
-    /// Adds a single-protocol registration's entry.
-    private mutating func addRegistration(_ entry: ListenerEntry) -> Insertion {
+    /// Appends `entry`; returns false, changing nothing, if the same live
+    /// object is already registered under the same key (it keeps its
+    /// position).
+    mutating func add(_ entry: ListenerEntry) -> Bool {
         let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
-        var replacedDeadEntry = false
         if let slot = slot(for: key), let existing = entries[slot] {
-            if existing.object != nil {
-                // Alive at this address, so it is the same object (two live
-                // objects never share an address): keep its position.
-                return .alreadyPresent
-            }
+            // Alive at this address, so it is the same object (two live
+            // objects never share an address).
+            if existing.object != nil { return false }
             // The old object died and its address was reused.
             vacate(slot: slot, key: key, entry: existing)
-            replacedDeadEntry = true
         }
-        let sharesObject = hasEntries(of: entry.id)
+        if hasEntries(of: entry.id) { layoutVersion += 1 }
         entries.append(entry)
         setSlot(entries.count - 1, for: key)
-        let compacted = entries.count >= compactionThreshold && compact()
-        return .appended(invalidatesIndexes: sharesObject || replacedDeadEntry || compacted)
+        if entries.count >= compactionThreshold { compact() }
+        return true
     }
 
-    /// Removes the entry registered for `key`; returns it, or nil if there was
-    /// none.
-    ///
-    /// `invalidatesIndexes` is set when the object still has another
-    /// entry (an index may have deduplicated it away) or the table compacted.
-    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> (
-        entry: ListenerEntry, invalidatesIndexes: Bool
-    )? {
+    /// Removes the entry registered for `key` and returns it; nil if there
+    /// was none, or if `expected` is given and is not that entry (owners that
+    /// hold their listener weakly pass it: once that listener is gone, its
+    /// address may identify a new object).
+    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> ListenerEntry? {
         guard let slot = slot(for: key), let entry = entries[slot] else { return nil }
         if let expected, expected !== entry { return nil }
         vacate(slot: slot, key: key, entry: entry)
-        let sharesObject = hasEntries(of: key.object)
-        let compacted = removedSlots * 2 > entries.count && compact()
-        return (entry, sharesObject || compacted)
+        if hasEntries(of: key.object) { layoutVersion += 1 }
+        if removedSlots * 2 > entries.count { compact() }
+        return entry
     }
 
     /// Drops removed slots and entries whose object died; keeps order.
     ///
     /// A table that only grew (nothing removed, nothing dead) is left as it
     /// is: only the next threshold moves, so indexes need not be rebuilt.
-    ///
-    /// - Returns: Whether anything was dropped.
-    @discardableResult
-    mutating func compact() -> Bool {
+    mutating func compact() {
         let hasGarbage = removedSlots > 0 || entries.contains { $0?.object == nil }
         guard hasGarbage else {
             compactionThreshold = Swift.max(Self.minimumCompactionThreshold, entries.count * 2)
-            return false
+            return
         }
         var kept: [ListenerEntry?] = []
         kept.reserveCapacity(entries.count - removedSlots)
-        listenerSlots.removeAll()
+        listenerSlots.removeAll(keepingCapacity: true)
         registrationSlots.removeAll(keepingCapacity: true)
         registrationCounts.removeAll(keepingCapacity: true)
         for case let entry? in entries {
-            if entry.object == nil {
+            guard entry.object != nil else {
                 entry.retire()
                 continue
             }
             kept.append(entry)
-            if entry.onlyProtocol == nil {
-                listenerSlots.insert(kept.count - 1, in: kept)
-            } else {
-                setSlot(kept.count - 1, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
-            }
+            setSlot(kept.count - 1, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
         }
         entries = kept
         removedSlots = 0
         compactionThreshold = Swift.max(Self.minimumCompactionThreshold, kept.count * 2)
-        return true
+        layoutVersion += 1
     }
 
     private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
         entry.retire()
-        // Unmapped first: the slot map reads identities from the entries.
-        if key.onlyProtocol == nil {
-            listenerSlots.remove(key.object, in: entries)
-        } else {
-            setSlot(nil, for: key)
-        }
+        setSlot(nil, for: key)
         entries[slot] = nil
         removedSlots += 1
     }
 
     private func slot(for key: EntryKey) -> Int? {
-        key.onlyProtocol == nil ? listenerSlots.slot(of: key.object, in: entries) : registrationSlots[key]
+        key.onlyProtocol == nil ? listenerSlots[key.object] : registrationSlots[key]
     }
 
-    /// Records (or, with nil, forgets) where a single-protocol
-    /// registration's entry is.
+    /// Records (or, with nil, forgets) where the entry for `key` is.
     private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
+        guard key.onlyProtocol != nil else {
+            listenerSlots[key.object] = slot
+            return
+        }
         if let slot {
             if registrationSlots.updateValue(slot, forKey: key) == nil {
                 registrationCounts[key.object, default: 0] += 1
@@ -179,6 +136,6 @@ struct ListenerTable {
 
     /// Whether `object` has any entry in the table.
     private func hasEntries(of object: ObjectIdentifier) -> Bool {
-        listenerSlots.slot(of: object, in: entries) != nil || registrationCounts[object] != nil
+        listenerSlots[object] != nil || registrationCounts[object] != nil
     }
 }

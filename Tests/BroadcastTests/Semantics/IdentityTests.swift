@@ -117,18 +117,12 @@ struct IdentityTests {
             old = nil
             guard let reused = Self.spy(reusing: address, log: log) else { continue }
 
-            let insertion = table.add(ListenerEntry(object: reused, isolation: nil, onlyProtocol: nil))
-            guard case .appended(let invalidatesIndexes) = insertion else {
-                Issue.record("a new object at a reused address was taken for the dead one: \(insertion)")
-                return
-            }
-            #expect(invalidatesIndexes)
+            let added = table.add(ListenerEntry(object: reused, isolation: nil, onlyProtocol: nil))
+            #expect(added, "a new object at a reused address was taken for the dead one")
             #expect(table.liveEntries.count == 1)
             #expect(table.liveEntries.first?.object === reused)
-            if case .alreadyPresent = table.add(ListenerEntry(object: reused, isolation: nil, onlyProtocol: nil)) {
-            } else {
-                Issue.record("the live object was registered twice")
-            }
+            let addedAgain = table.add(ListenerEntry(object: reused, isolation: nil, onlyProtocol: nil))
+            #expect(!addedAgain, "the live object was registered twice")
             return
         }
         Issue.record("the allocator never reused a released listener's address in \(Self.reuseAttempts) attempts")

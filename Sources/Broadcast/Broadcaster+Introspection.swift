@@ -1,0 +1,60 @@
+extension Broadcaster {
+    /// The live listeners that conform to `listenerType` and that a broadcast
+    /// made here would call here, in registration order.
+    ///
+    /// A listener registered from an actor's code is included only when this
+    /// is called on that actor: everywhere else a broadcast schedules its
+    /// call, and a `P` handed to code off its actor could be called there.
+    /// This holds whatever the conformance, so it does not depend on the
+    /// runtime's check of isolated conformances
+    /// (`extension Screen: @MainActor P`), which the Swift runtimes of Apple
+    /// OS releases before the 26 generation do not make.
+    public func listeners<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> [P] {
+        var context = DeliveryContext(isolation: isolation)
+        var listeners: [P] = []
+        for entry in snapshot(of: P.self, in: &context) {
+            guard let object = entry.liveObject else { continue }
+            if let actor = entry.isolation, !context.isRunning(on: actor) { continue }
+            if let listener = Conformance.cast(object, to: P.self) { listeners.append(listener) }
+        }
+        return listeners
+    }
+
+    /// The number of live listeners a broadcast to `listenerType` would call
+    /// or schedule a call for.
+    public func listenerCount<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> Int {
+        var context = DeliveryContext(isolation: isolation)
+        return snapshot(of: P.self, in: &context).reduce(into: 0) { count, entry in
+            if entry.liveObject != nil { count += 1 }
+        }
+    }
+
+    /// The number of live registrations, whatever their listeners conform to.
+    ///
+    /// Closure handlers and event streams count (each is a listener object),
+    /// and an object registered both with `addListener` and through a
+    /// ``ListenerRegistration`` counts once for each.
+    public var listenerCount: Int {
+        storage.withLock { $0.table.liveEntries.count }
+    }
+}
+
+extension Broadcaster: CustomDebugStringConvertible {
+    /// The live listeners' types in registration order, with the actor each is
+    /// called on, for example
+    /// `Broadcaster(2 listeners: FeedController, Screen @MainActor)`.
+    public var debugDescription: String {
+        let entries = storage.withLock { $0.table.liveEntries }
+        let names = entries.compactMap { entry -> String? in
+            guard let object = entry.object else { return nil }
+            var name = String(describing: type(of: object))
+            if let box = entry.isolationBox {
+                name += box.isMainActor ? " @MainActor" : " @\(type(of: box.actor))"
+            }
+            if entry.onlyProtocol != nil { name += " (one protocol)" }
+            return name
+        }
+        let noun = names.count == 1 ? "listener" : "listeners"
+        return "Broadcaster(\(names.count) \(noun)\(names.isEmpty ? "" : ": ")\(names.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,133 @@
+extension Broadcaster {
+    /// Registers `listener` for every broadcast to a protocol it conforms to.
+    ///
+    /// The broadcaster holds the listener weakly: there is nothing to undo in
+    /// `deinit`. Adding an object that is already registered changes nothing
+    /// (it keeps its position in the delivery order).
+    ///
+    /// The isolation of the calling code is recorded: register a `@MainActor`
+    /// listener from main-actor code and it is only ever called on the main
+    /// actor.
+    ///
+    /// The argument is taken as `consuming`, so that the call can let go of
+    /// the caller's reference before it returns: in a debug build, an object
+    /// that nothing else keeps alive (`broadcaster.addListener(Downloader())`)
+    /// is then released inside the call and reported with its type and
+    /// `fileID`:`line` (see ``BroadcastDiagnostic``). Release builds check
+    /// nothing.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call. A value type boxed as `AnyObject`
+    ///     (a struct, or the Foundation objects that numbers and strings
+    ///     bridge to) would be released at once and never called, so it is
+    ///     refused.
+    ///   - receivingStickyBroadcasts: Whether to call `listener` at once with
+    ///     the latest sticky broadcast of each protocol it conforms to.
+    ///     Ignored if it was already registered: it has seen those broadcasts.
+    ///   - isolation: The actor the listener is called on; defaults to the
+    ///     caller's.
+    ///   - fileID: Where the call is, for the debug-build report; leave the
+    ///     default.
+    ///   - line: Where the call is, for the debug-build report; leave the
+    ///     default.
+    /// - Returns: `true` if `listener` was registered; `false` if it was
+    ///   refused (a one-time message names its type).
+    @discardableResult
+    public func addListener(
+        _ listener: consuming AnyObject,
+        receivingStickyBroadcasts: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        #if DEBUG
+            let check = UnretainedListenerCheck(copy listener, fileID: fileID, line: line)
+        #endif
+        let accepted = ListenerValidation.accepts(listener)
+        if accepted {
+            let site = RegistrationSite(fileID: fileID, line: line)
+            let entry = ListenerEntry(
+                object: copy listener, isolation: isolation, onlyProtocol: nil, registrationSite: site)
+            register(entry, receivingSticky: receivingStickyBroadcasts, from: isolation)
+        }
+        // Lets go of the caller's reference here rather than after returning,
+        // so that an object nothing else holds is released now, where the
+        // debug check sees it (no lock is held: its deinit may use this
+        // broadcaster).
+        _ = consume listener
+        #if DEBUG
+            if accepted { check.reportIfReleased(to: self) }
+        #endif
+        return accepted
+    }
+
+    /// Unregisters a listener added with ``addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)``.
+    ///
+    /// Removing an object that is not registered does nothing. Its
+    /// ``ListenerRegistration``s, if any, are separate and keep listening
+    /// until stopped.
+    ///
+    /// Once this returns, no broadcast that starts afterwards calls `listener`,
+    /// nor does the rest of a broadcast in flight on this thread. A call that
+    /// another thread has already begun may still finish.
+    public func removeListener(_ listener: AnyObject) {
+        unregister(EntryKey(object: ObjectIdentifier(listener), onlyProtocol: nil))
+    }
+
+    // MARK: - Registration internals
+
+    /// Adds `entry` and, if asked, replays the sticky broadcasts it matches.
+    ///
+    /// The sticky broadcasts are read under the same lock that adds the
+    /// entry, so each one reaches the listener exactly once: either it was
+    /// made before (and is replayed) or after (and is delivered live). A
+    /// replay that must run on the listener's actor is also enqueued under
+    /// that lock, so it is ahead of any live broadcast that reaches the
+    /// listener (such a broadcast takes the lock after this one); replays
+    /// that can run here run after the lock is released, before this returns.
+    ///
+    /// - Returns: Whether the entry was added (false if its object was
+    ///   already registered under the same key).
+    @discardableResult
+    func register(_ entry: ListenerEntry, receivingSticky: Bool, from isolation: (any Actor)?) -> Bool {
+        var context = DeliveryContext(isolation: isolation)
+        let (added, replaysHere, considered) = storage.withLock { storage in
+            let (added, considered) = storage.add(entry, in: &context)
+            guard added, receivingSticky else { return (added, [StickyBroadcast](), considered) }
+            var here: [StickyBroadcast] = []
+            for sticky in storage.sticky.all where entry.listens(to: sticky.protocolID) {
+                if let actor = sticky.actorToScheduleOn(for: entry, in: &context) {
+                    sticky.schedule(self, entry, actor)
+                } else {
+                    here.append(sticky)
+                }
+            }
+            return (added, here, considered)
+        }
+        #if DEBUG
+            for indexed in considered {
+                isolatedConformanceCheck.inspect(indexed.entries, as: indexed.protocolType, in: &context, for: self)
+            }
+        #endif
+        for sticky in replaysHere {
+            sticky.replay(self, entry, &context)
+        }
+        return added
+    }
+
+    func unregister(_ key: EntryKey) {
+        _ = storage.withLock { $0.remove(key) }
+    }
+
+    /// Unregisters `entry` if it is still the one registered under its key.
+    ///
+    /// A single-protocol registration that stops is remembered, so that
+    /// ``deliveryExplanation(for:to:isolation:)`` can say so.
+    func unregister(_ entry: ListenerEntry) {
+        let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
+        storage.withLock { storage in
+            guard storage.remove(key, ifEntryIs: entry) != nil, entry.onlyProtocol != nil else { return }
+            storage.noteStopped(entry)
+        }
+    }
+}

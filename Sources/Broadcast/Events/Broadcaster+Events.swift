@@ -1,0 +1,52 @@
+extension Broadcaster {
+    /// The `Event` values posted from now on, as an asynchronous sequence.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - bufferingPolicy: What to keep while the consumer is busy; every
+    ///     event by default.
+    ///   - receivingStickyEvent: Whether the sequence starts with the sticky
+    ///     `Event`, if one is kept.
+    /// - Returns: A sequence for one consumer; it ends when the consuming task
+    ///   is cancelled or this broadcaster is released.
+    public func events<Event: Sendable>(
+        of eventType: Event.Type,
+        bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded,
+        receivingStickyEvent: Bool = false
+    ) -> BroadcastEvents<Event> {
+        makeEvents(of: Event.self, bufferingPolicy: bufferingPolicy, receivingStickyEvent: receivingStickyEvent).events
+    }
+
+    /// Makes an event stream, and a function that ends it, for owners (such
+    /// as the system bridge) whose own release must end the streams they
+    /// hand out.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - bufferingPolicy: What to keep while the consumer is busy.
+    ///   - receivingStickyEvent: Whether the stream starts with the sticky
+    ///     `Event`, if one is kept.
+    ///   - onTermination: Called once when the stream ends, however it ends.
+    /// - Returns: The stream, and a function that ends it.
+    package func makeEvents<Event: Sendable>(
+        of eventType: Event.Type,
+        bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy,
+        receivingStickyEvent: Bool,
+        onTermination: (@Sendable () -> Void)? = nil
+    ) -> (events: BroadcastEvents<Event>, finish: @Sendable () -> Void) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: bufferingPolicy)
+        let listener = ClosureListener<Event> { continuation.yield($0) }
+        let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
+        let retained = RetainedListener(listener)
+        storage.withLock { $0.addStreamFinisher(for: entry.id) { continuation.finish() } }
+        continuation.onTermination = { [weak self] _ in
+            // Unregisters, then releases the listener this closure kept alive.
+            self?.unregister(entry)
+            self?.storage.withLock { $0.removeStreamFinisher(for: entry.id) }
+            withExtendedLifetime(retained) {}
+            onTermination?()
+        }
+        register(entry, receivingSticky: receivingStickyEvent, from: nil)
+        return (BroadcastEvents(stream: stream), { continuation.finish() })
+    }
+}
