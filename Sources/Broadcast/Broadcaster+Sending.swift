@@ -7,8 +7,6 @@ extension Broadcaster {
     /// - Parameters:
     ///   - listenerType: The protocol to broadcast to.
     ///   - sticky: Whether to keep the broadcast as the latest for `P`.
-    ///   - event: For a sticky post, the value, so ``stickyEvent(of:)`` can
-    ///     read it.
     ///   - onMainActor: Whether every call must run on the main actor.
     ///   - isolation: Where the broadcast runs.
     ///   - call: Makes the typed call here; it need not escape, so a
@@ -19,28 +17,40 @@ extension Broadcaster {
     func send<P>(
         to listenerType: P.Type,
         sticky: Bool,
-        event: (any Sendable)? = nil,
         onMainActor: Bool,
         from isolation: (any Actor)?,
         calling call: (P) -> Void,
         keeping keep: () -> @Sendable (P) -> Void
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        let kept = sticky ? keep() : nil
-        let record = kept.map { StickyBroadcast(for: P.self, onMainActor: onMainActor, event: event, $0) }
-        let members = snapshot(of: P.self, in: &context, recording: record)
-        return dispatch(to: members, as: P.self, onMainActor: onMainActor, in: &context, calling: call) {
-            kept ?? keep()
+        guard sticky else {
+            let members = snapshot(of: P.self, in: &context)
+            return dispatch(to: members, as: P.self, onMainActor: onMainActor, in: &context, calling: call, keeping: keep)
         }
+        let deliver = keep()
+        let record = StickyBroadcast(for: P.self, onMainActor: onMainActor, deliver)
+        let members = snapshot(of: P.self, in: &context, recording: record)
+        return dispatch(to: members, as: P.self, onMainActor: onMainActor, in: &context, calling: call) { deliver }
     }
 
-    /// The members of `P`'s index, taken under the lock, with `sticky`
-    /// recorded in the same critical section.
-    func snapshot<P>(of _: P.Type, in context: inout DeliveryContext, recording sticky: StickyBroadcast? = nil)
+    /// The members of `P`'s index, taken under the lock.
+    func snapshot<P>(of _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
+        let (members, considered) = storage.withLock { $0.members(of: P.self, in: &context) }
+        #if DEBUG
+            isolatedConformanceCheck.inspect(considered, as: P.self, in: &context, for: self)
+        #else
+            _ = considered
+        #endif
+        return members
+    }
+
+    /// ``snapshot(of:in:)``, recording `sticky` as `P`'s sticky broadcast in
+    /// the same critical section.
+    func snapshot<P>(of _: P.Type, in context: inout DeliveryContext, recording sticky: StickyBroadcast)
         -> [ListenerEntry]
     {
         let (members, considered) = storage.withLock { storage in
-            if let sticky { storage.setSticky(sticky) }
+            storage.setSticky(sticky)
             return storage.members(of: P.self, in: &context)
         }
         #if DEBUG

@@ -16,9 +16,18 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
-        return send(
-            to: (any EventListener<Event>).self, sticky: sticky, event: event, onMainActor: false, from: isolation,
-            calling: deliver
+        guard sticky else {
+            return send(
+                to: (any EventListener<Event>).self, sticky: false, onMainActor: false, from: isolation,
+                calling: deliver
+            ) { deliver }
+        }
+        // A sticky post also keeps the value, for `stickyEvent(of:)`.
+        var context = DeliveryContext(isolation: isolation)
+        let record = StickyBroadcast(for: (any EventListener<Event>).self, onMainActor: false, event: event, deliver)
+        let members = snapshot(of: (any EventListener<Event>).self, in: &context, recording: record)
+        return dispatch(
+            to: members, as: (any EventListener<Event>).self, onMainActor: false, in: &context, calling: deliver
         ) { deliver }
     }
 
