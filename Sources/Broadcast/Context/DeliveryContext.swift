@@ -58,6 +58,9 @@ struct DeliveryContext {
 
     /// Whether the code runs inside a task; asked at most once.
     var isInTask: Bool {
+        // `withUnsafeCurrentTask`: the standard way to ask whether code runs
+        // in a task; the task handle is only compared with nil, never kept
+        // or used, which is what its documentation requires.
         mutating get { Self.answer(&cachedIsInTask) { withUnsafeCurrentTask { $0 != nil } } }
     }
 

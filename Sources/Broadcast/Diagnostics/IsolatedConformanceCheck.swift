@@ -58,6 +58,9 @@
             for broadcaster: Broadcaster
         ) {
             let protocolID = ObjectIdentifier(P.self)
+            // Most broadcasts take nothing in: asking where this runs costs
+            // more than the lookup that tells there is nothing to answer.
+            if entries.isEmpty, state.withLock({ $0.open[protocolID] == nil }) { return }
             let seesMainActor = context.castsAreDefinitive(on: MainActor.shared)
             var candidates: [(object: AnyObject, key: Key, site: RegistrationSite?)] = []
             for case let entry? in entries where entry.isolationBox?.isMainActor != true {

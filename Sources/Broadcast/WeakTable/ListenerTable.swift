@@ -16,8 +16,10 @@ struct ListenerTable {
     /// Registration order. `nil` marks a removed slot until the next
     /// compaction.
     private(set) var entries: [ListenerEntry?] = []
-    /// Where each `addListener` entry is, by object.
-    private var listenerSlots: [ObjectIdentifier: Int] = [:]
+    /// Where each `addListener` entry is, by object. `Int32` rather than
+    /// `Int`: 4 bytes less per registration, and 2 billion registrations
+    /// are more than a process can hold.
+    private var listenerSlots: [ObjectIdentifier: Int32] = [:]
     /// Where each single-protocol registration's entry is.
     private var registrationSlots: [EntryKey: Int] = [:]
     /// How many single-protocol registrations each object has.
@@ -115,13 +117,13 @@ struct ListenerTable {
     }
 
     private func slot(for key: EntryKey) -> Int? {
-        key.onlyProtocol == nil ? listenerSlots[key.object] : registrationSlots[key]
+        key.onlyProtocol == nil ? listenerSlots[key.object].map(Int.init) : registrationSlots[key]
     }
 
     /// Records (or, with nil, forgets) where the entry for `key` is.
     private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
         guard key.onlyProtocol != nil else {
-            listenerSlots[key.object] = slot
+            listenerSlots[key.object] = slot.map { Int32($0) }
             return
         }
         if let slot {
