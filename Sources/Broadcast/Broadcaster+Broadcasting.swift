@@ -5,9 +5,8 @@ extension Broadcaster {
     /// Listeners with no actor are called here, on the calling thread, before
     /// this returns. A listener registered on an actor is called here too if
     /// the broadcast runs on that actor; otherwise its call is scheduled on
-    /// that actor, behind the calls scheduled before it. Use
-    /// ``broadcastAndWait(to:isolation:_:)`` or ``waitForScheduledDeliveries()``
-    /// to wait for scheduled calls.
+    /// that actor, behind the calls scheduled before it. Await
+    /// ``waitForScheduledDeliveries()`` to wait for scheduled calls.
     ///
     /// ```swift
     /// nonisolated extension Broadcaster {
@@ -26,8 +25,8 @@ extension Broadcaster {
     ///   - listenerType: The protocol (or class) listeners must conform to.
     ///   - sticky: Whether to keep this broadcast as the latest for
     ///     `listenerType`, replacing the previous sticky one, so that listeners
-    ///     that register later with `receivingStickyBroadcasts: true` receive
-    ///     it at once. Use it for state (signed in, connectivity), not for
+    ///     that register later with `receivingSticky: true` receive it at
+    ///     once. Use it for state (signed in, connectivity), not for
     ///     one-off events.
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call. `@Sendable` because it may run on
@@ -40,8 +39,9 @@ extension Broadcaster {
     ///   a listener registered on an actor whose conformance to
     ///   `listenerType` has not been checked there yet is counted as a
     ///   scheduled call; if its actor finds no conformance, the call does
-    ///   nothing and later broadcasts count exactly.
-    ///   ``broadcastAndWait(to:isolation:_:)`` always returns the exact count.
+    ///   nothing and later broadcasts count exactly. For an exact count of
+    ///   the calls made, count them in `deliver` and await
+    ///   ``waitForScheduledDeliveries()``.
     @inlinable
     @inline(__always)
     @discardableResult
@@ -83,52 +83,29 @@ extension Broadcaster {
             completion: nil)
     }
 
-    /// Broadcasts like ``broadcast(to:sticky:isolation:_:)`` and returns once
-    /// every call of this broadcast has run, including those scheduled on
-    /// actors.
-    ///
-    /// - Returns: The number of calls made.
-    @discardableResult
-    public func broadcastAndWait<P>(
-        to listenerType: P.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @Sendable (P) -> Void
-    ) async -> Int {
-        await withCheckedContinuation { continuation in
-            _ = send(to: P.self, sticky: false, from: isolation, actorOverride: nil, deliver) { made in
-                continuation.resume(returning: made)
-            }
-        }
-    }
-
-    /// Broadcasts like ``broadcastOnMainActor(to:sticky:isolation:_:)`` and
-    /// returns once every call has run.
-    ///
-    /// - Returns: The number of calls made.
-    @discardableResult
-    public func broadcastOnMainActorAndWait<P>(
-        to listenerType: P.Type,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @MainActor @Sendable (P) -> Void
-    ) async -> Int {
-        let call = Self.mainActorCall(deliver)
-        return await withCheckedContinuation { continuation in
-            _ = send(to: P.self, sticky: false, from: isolation, actorOverride: MainActor.shared, call) { made in
-                continuation.resume(returning: made)
-            }
-        }
-    }
-
     /// Returns once every call this broadcaster scheduled on an actor before
-    /// this call has run.
+    /// this call has run, or as soon as the waiting task is cancelled.
     ///
-    /// A barrier for code (and tests) that broadcasts through synchronous
-    /// typed methods: `broadcaster.postCreated(post)`, then
-    /// `await broadcaster.waitForScheduledDeliveries()`.
+    /// The one barrier for every synchronous form (``broadcast(to:sticky:isolation:_:)``,
+    /// ``broadcastOnMainActor(to:sticky:isolation:_:)``, ``post(_:sticky:isolation:)``,
+    /// sticky replays): code and tests call the app's own typed method, then
+    /// wait here, instead of repeating the typed method's body.
+    ///
+    /// ```swift
+    /// broadcaster.postCreated(post)
+    /// await broadcaster.waitForScheduledDeliveries()
+    /// ```
+    ///
+    /// Cancelled, it stops waiting at once, whatever is still scheduled: the
+    /// scheduled calls still run, later.
     public func waitForScheduledDeliveries() async {
         for mailbox in mailboxes.all() {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                mailbox.enqueue { _ in continuation.resume() }
+            guard !Task.isCancelled else { return }
+            let barrier = CancellableBarrier()
+            await withTaskCancellationHandler {
+                await barrier.wait { open in mailbox.enqueue { _ in open() } }
+            } onCancel: {
+                barrier.open()
             }
         }
     }

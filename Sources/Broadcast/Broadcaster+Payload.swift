@@ -78,31 +78,4 @@ extension Broadcaster {
             },
             keeping: { Self.mainActorCall { deliver($0, payload) } }, completion: nil)
     }
-
-    /// Broadcasts like ``broadcast(to:with:sticky:isolation:_:)`` and returns
-    /// once every call of this broadcast has run, including those scheduled
-    /// on actors.
-    ///
-    /// - Parameters:
-    ///   - listenerType: The protocol (or class) listeners must conform to.
-    ///   - payload: The value each call receives.
-    ///   - isolation: Where the broadcast runs; leave the default.
-    ///   - deliver: Makes the typed call with the listener and `payload`.
-    /// - Returns: The number of calls made.
-    @discardableResult
-    public func broadcastAndWait<P, Payload: Sendable>(
-        to listenerType: P.Type,
-        with payload: Payload,
-        isolation: isolated (any Actor)? = #isolation,
-        _ deliver: @escaping @Sendable (P, Payload) -> Void
-    ) async -> Int {
-        await withCheckedContinuation { continuation in
-            _ = send(
-                to: P.self, sticky: false, from: isolation, actorOverride: nil, calling: { deliver($0, payload) },
-                keeping: { { deliver($0, payload) } }
-            ) { made in
-                continuation.resume(returning: made)
-            }
-        }
-    }
 }

@@ -6,11 +6,13 @@ import Synchronization
 /// receives every broadcast made to a protocol it conforms to, as a typed call:
 ///
 /// ```swift
-/// protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+/// nonisolated protocol PostCreationListener: AnyObject {
+///     func postCreated(_ post: Post)
+/// }
 ///
-/// extension Broadcaster {
+/// nonisolated extension Broadcaster {
 ///     func postCreated(_ post: Post) {
-///         broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+///         broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
 ///     }
 /// }
 ///
@@ -86,52 +88,51 @@ public final class Broadcaster: Sendable {
 
     // MARK: - Listeners
 
-    #if DEBUG
-        /// Registers `listener` for every broadcast to a protocol it conforms to.
-        ///
-        /// The broadcaster holds the listener weakly: there is nothing to undo in
-        /// `deinit`. Adding an object that is already registered changes nothing
-        /// (it keeps its position in the delivery order).
-        ///
-        /// The isolation of the calling code is recorded: register a `@MainActor`
-        /// listener from main-actor code and it is only ever called on the main
-        /// actor.
-        ///
-        /// In a debug build, registering an object that nothing else keeps
-        /// alive (`broadcaster.addListener(Downloader())`) is reported with its
-        /// type and `fileID`:`line` (see ``BroadcastDiagnostic``): this
-        /// declaration takes its argument as `consuming`, so it holds the
-        /// caller's reference and sees whether the object outlives it. Release
-        /// builds borrow the argument and check nothing.
-        ///
-        /// - Parameters:
-        ///   - listener: The object to call. A value type boxed as `AnyObject`
-        ///     (a struct, or the Foundation objects that numbers and strings bridge
-        ///     to) would be released at once and never called, so it is refused.
-        ///   - receivingStickyBroadcasts: Whether to call `listener` at once with
-        ///     the latest sticky broadcast of each protocol it conforms to (see
-        ///     ``broadcast(to:sticky:isolation:_:)``). Ignored if it was already
-        ///     registered: it has seen those broadcasts.
-        ///   - isolation: The actor the listener is called on; defaults to the
-        ///     caller's.
-        ///   - fileID: Where the call is, for the debug-build report; leave the
-        ///     default.
-        ///   - line: Where the call is, for the debug-build report; leave the
-        ///     default.
-        /// - Returns: `true` if `listener` was registered; `false` if it was
-        ///   refused (a one-time message names its type).
-        @discardableResult
-        public func addListener(
-            _ listener: consuming AnyObject,
-            receivingStickyBroadcasts: Bool = false,
-            isolation: isolated (any Actor)? = #isolation,
-            fileID: StaticString = #fileID,
-            line: UInt = #line
-        ) -> Bool {
+    /// Registers `listener` for every broadcast to a protocol it conforms to.
+    ///
+    /// The broadcaster holds the listener weakly: there is nothing to undo in
+    /// `deinit`. Adding an object that is already registered changes nothing
+    /// (it keeps its position in the delivery order).
+    ///
+    /// The isolation of the calling code is recorded: register a `@MainActor`
+    /// listener from main-actor code and it is only ever called on the main
+    /// actor.
+    ///
+    /// In a debug build, registering an object that nothing else keeps
+    /// alive (`broadcaster.addListener(Downloader())`) is reported with its
+    /// type and `fileID`:`line` (see ``BroadcastDiagnostic``): the argument
+    /// is taken as `consuming`, so the call holds the caller's reference and
+    /// sees whether the object outlives it. Release builds check nothing; the
+    /// declaration is the same in both.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call. A value type boxed as `AnyObject`
+    ///     (a struct, or the Foundation objects that numbers and strings bridge
+    ///     to) would be released at once and never called, so it is refused.
+    ///   - receivingSticky: Whether to call `listener` at once with the latest
+    ///     sticky broadcast of each protocol it conforms to (see
+    ///     ``broadcast(to:sticky:isolation:_:)``). Ignored if it was already
+    ///     registered: it has seen those broadcasts.
+    ///   - isolation: The actor the listener is called on; defaults to the
+    ///     caller's.
+    ///   - fileID: Where the call is, for the debug-build report; leave the
+    ///     default.
+    ///   - line: Where the call is, for the debug-build report; leave the
+    ///     default.
+    /// - Returns: `true` if `listener` was registered; `false` if it was
+    ///   refused (a one-time message names its type).
+    @discardableResult
+    public func addListener(
+        _ listener: consuming AnyObject,
+        receivingSticky: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        #if DEBUG
             let check = UnretainedListenerCheck(copy listener, fileID: fileID, line: line)
             let added = add(
-                copy listener, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation,
-                registeredAt: (fileID, line))
+                copy listener, receivingSticky: receivingSticky, from: isolation, registeredAt: (fileID, line))
             // Lets go of the caller's reference here rather than after
             // returning, so that an object nothing else holds is released
             // now, where the check sees it (no lock is held: its deinit may
@@ -139,50 +140,30 @@ public final class Broadcaster: Sendable {
             _ = consume listener
             if added { check.reportIfReleased(to: self) }
             return added
-        }
-    #else
-        /// Registers `listener` for every broadcast to a protocol it conforms
-        /// to; the release-build twin of the debug declaration above (which
-        /// documents it), borrowing its argument and checking nothing.
-        ///
-        /// - Parameters:
-        ///   - listener: The object to call.
-        ///   - receivingStickyBroadcasts: Whether to replay sticky broadcasts.
-        ///   - isolation: The actor the listener is called on.
-        ///   - fileID: Unused in release builds.
-        ///   - line: Unused in release builds.
-        /// - Returns: `true` if `listener` was registered.
-        @discardableResult
-        public func addListener(
-            _ listener: AnyObject,
-            receivingStickyBroadcasts: Bool = false,
-            isolation: isolated (any Actor)? = #isolation,
-            fileID: StaticString = #fileID,
-            line: UInt = #line
-        ) -> Bool {
+        #else
             // The body of `add`, written out: callgrind counted ~80 more
             // instructions per add through the extra call.
             guard ListenerValidation.accepts(listener) else { return false }
             let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
-            register(entry, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
+            register(entry, receivingStickyBroadcasts: receivingSticky, from: isolation)
             return true
-        }
-    #endif
+        #endif
+    }
 
     #if DEBUG
         /// Validates and registers `listener`.
         private func add(
-            _ listener: AnyObject, receivingStickyBroadcasts: Bool, from isolation: (any Actor)?,
+            _ listener: AnyObject, receivingSticky: Bool, from isolation: (any Actor)?,
             registeredAt site: (fileID: StaticString, line: UInt)
         ) -> Bool {
             guard ListenerValidation.accepts(listener) else { return false }
             let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil, registrationSite: site)
-            register(entry, receivingStickyBroadcasts: receivingStickyBroadcasts, from: isolation)
+            register(entry, receivingStickyBroadcasts: receivingSticky, from: isolation)
             return true
         }
     #endif
 
-    /// Unregisters a listener added with ``addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)``.
+    /// Unregisters a listener added with ``addListener(_:receivingSticky:isolation:fileID:line:)``.
     ///
     /// Removing an object that is not registered does nothing. Its
     /// ``ListenerRegistration``s, if any, are separate and keep listening
@@ -231,8 +212,9 @@ public final class Broadcaster: Sendable {
     ///
     /// Closure handlers and event streams count (each is a listener object),
     /// and an object registered both with `addListener` and through a
-    /// ``ListenerRegistration`` counts once for each.
-    public var listenerCount: Int {
+    /// ``ListenerRegistration`` counts once for each. To count the listeners
+    /// a broadcast would reach, ask ``listenerCount(of:isolation:)``.
+    public var registrationCount: Int {
         storage.withLock { $0.table.liveEntries.count }
     }
 

@@ -227,8 +227,12 @@ private struct ForwarderOrigin: Sendable {
     func rejection(of notification: Notification, thrown: (any Error)?) -> BroadcastDiagnostic {
         let reason =
             thrown.map { "its parse closure threw \(String(reflecting: $0))" } ?? "its parse closure returned nil"
+        let name = notification.name.rawValue
         return BroadcastDiagnostic(
-            kind: .notificationRejected(name: notification.name.rawValue, reason: reason),
-            listenerType: payloadType, fileID: fileID, line: line)
+            kind: .notificationRejected, typeName: payloadType, notificationName: name, reason: reason,
+            fileID: fileID, line: line,
+            message: "Broadcast: a notification named \(name) was not forwarded as \(payloadType) by the forwarder "
+                + "created at \(fileID):\(line): \(reason). The forwarder counts it in rejectedCount and goes on "
+                + "forwarding.")
     }
 }

@@ -95,8 +95,9 @@
             let offMainActor = Self.conformOnANewThread(conformingOnMainActor.map(\.object), as: P.self)
             for (listener, conforms) in zip(conformingOnMainActor, offMainActor) where !conforms {
                 let diagnostic = BroadcastDiagnostic(
-                    kind: .isolatedConformanceRegisteredOffMainActor(protocolName: String(describing: P.self)),
-                    listenerType: String(describing: Swift.type(of: listener.object)),
+                    kind: .isolatedConformanceRegisteredOffMainActor,
+                    typeName: String(describing: Swift.type(of: listener.object)),
+                    protocolName: String(describing: P.self),
                     fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0)
                 let report = self.report
                 mainMailbox.enqueue { _ in report(diagnostic) }

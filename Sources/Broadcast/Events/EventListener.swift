@@ -4,8 +4,8 @@
 /// objects with several typed methods. When an event is better modelled as a
 /// value (`struct UserSignedIn { let user: User }`), post the value with
 /// ``Broadcaster/post(_:sticky:isolation:)`` and receive it in an object that conforms to
-/// `EventListener`, in a closure (``Broadcaster/addHandler(for:receivingStickyEvent:isolation:handler:)``) or in
-/// a `for await` loop (``Broadcaster/events(of:bufferingPolicy:receivingStickyEvent:)``).
+/// `EventListener`, in a closure (``Broadcaster/addHandler(for:receivingSticky:isolation:handler:)``) or in
+/// a `for await` loop (``Broadcaster/events(of:bufferingPolicy:receivingSticky:)``).
 /// All three are listeners in the same table, so order, threads, actors and
 /// re-entrancy follow the same rules.
 public protocol EventListener<Event>: AnyObject {
@@ -20,6 +20,12 @@ extension Broadcaster {
     /// Delivers `event` to every listener of `Event` values: objects conforming
     /// to ``EventListener``, closure handlers and event streams, in
     /// registration order.
+    ///
+    /// `post` and ``post(awaitingEach:order:isolation:)`` reach disjoint sets:
+    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)``
+    /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams;
+    /// the awaited one calls ``addAwaitedHandler(for:isolation:handler:)``
+    /// closures only.
     ///
     /// - Parameters:
     ///   - event: The value to deliver.
@@ -48,18 +54,6 @@ extension Broadcaster {
             to: members, as: (any EventListener<Event>).self, in: &place, actorOverride: nil, deliver, completion: nil)
     }
 
-    /// Posts like ``post(_:sticky:isolation:)`` and returns once every call,
-    /// including those scheduled on actors, has run.
-    ///
-    /// - Returns: The number of calls made.
-    @discardableResult
-    public func postAndWait<Event: Sendable>(
-        _ event: Event,
-        isolation: isolated (any Actor)? = #isolation
-    ) async -> Int {
-        await broadcastAndWait(to: (any EventListener<Event>).self) { $0.receive(event) }
-    }
-
     /// Keeps `event` as the sticky `Event` without delivering it now, so that
     /// handlers, listeners and streams registering later can ask for it.
     public func setStickyEvent<Event: Sendable>(_ event: Event) {
@@ -70,7 +64,7 @@ extension Broadcaster {
     }
 
     /// Forgets the sticky `Event`, if any.
-    public func clearStickyEvent<Event: Sendable>(of eventType: Event.Type) {
+    public func clearStickyEvent<Event: Sendable>(for eventType: Event.Type) {
         clearStickyBroadcast(for: (any EventListener<Event>).self)
     }
 }

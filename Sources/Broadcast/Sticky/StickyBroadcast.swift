@@ -16,7 +16,7 @@ struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
     /// The actor every call must run on, if the broadcast was made on one.
     let actorOverride: (any Actor)?
-    /// The posted value, for a sticky event (``Broadcaster/stickyEvent(of:)``
+    /// The posted value, for a sticky event (``Broadcaster/stickyEvent(for:)``
     /// reads it without registering); nil for a protocol broadcast.
     let event: (any Sendable)?
     /// Enqueues the broadcast for one entry on the given actor.
@@ -52,22 +52,22 @@ struct StickyBroadcast: Sendable {
 extension Broadcaster {
     /// Keeps a sticky broadcast to `listenerType` without delivering it now,
     /// replacing the previous one: listeners that register afterwards with
-    /// `receivingStickyBroadcasts: true` receive it.
+    /// `receivingSticky: true` receive it.
     ///
     /// For state whose replay is not the event that set it, for example
     /// "the keyboard is shown" after a frame change, or a state known before
     /// any event.
-    public func setStickyBroadcast<P>(to listenerType: P.Type, _ deliver: @escaping @Sendable (P) -> Void) {
+    public func setStickyBroadcast<P>(for listenerType: P.Type, _ deliver: @escaping @Sendable (P) -> Void) {
         let sticky = StickyBroadcast(for: P.self, actorOverride: nil, deliver)
         storage.withLock { $0.setStickyBroadcast(sticky) }
     }
 
     /// Keeps a sticky broadcast to `listenerType`, replayed on the main
     /// actor, without delivering it now; see
-    /// ``setStickyBroadcast(to:_:)`` and
+    /// ``setStickyBroadcast(for:_:)`` and
     /// ``broadcastOnMainActor(to:sticky:isolation:_:)``.
     public func setStickyBroadcastOnMainActor<P>(
-        to listenerType: P.Type,
+        for listenerType: P.Type,
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) {
         let sticky = StickyBroadcast(for: P.self, actorOverride: MainActor.shared, Self.mainActorCall(deliver))
@@ -86,25 +86,26 @@ extension Broadcaster {
         storage.withLock { $0.hasStickyBroadcast(for: ObjectIdentifier(P.self)) }
     }
 
-    /// Forgets every sticky broadcast and every sticky event: listeners that
-    /// register afterwards receive nothing until the next sticky broadcast.
+    /// Forgets every sticky broadcast and every sticky event (a sticky post
+    /// is the sticky broadcast of a value): listeners that register
+    /// afterwards receive nothing until the next sticky broadcast or post.
     ///
     /// For a reset (signing out, or between tests that share
     /// ``shared``); ``clearStickyBroadcast(for:)`` and
-    /// ``clearStickyEvent(of:)`` forget one.
-    public func removeAllStickyBroadcasts() {
+    /// ``clearStickyEvent(for:)`` forget one.
+    public func clearAllStickyBroadcasts() {
         storage.withLock { $0.removeAllStickyBroadcasts() }
     }
 
     /// The sticky `Event`, if one is kept, read without registering anything.
     ///
     /// Like `CurrentValueSubject.value`: the value that a handler, listener
-    /// or stream registering now with `receivingStickyEvent: true` would
-    /// receive first.
+    /// or stream registering now with `receivingSticky: true` would receive
+    /// first. `stickyEvent(for:) != nil` says whether one is kept.
     ///
     /// ```swift
     /// broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
-    /// let current = broadcaster.stickyEvent(of: UserSignedIn.self)  // UserSignedIn(name: "Ada")
+    /// let current = broadcaster.stickyEvent(for: UserSignedIn.self)  // UserSignedIn(name: "Ada")
     /// ```
     ///
     /// - Parameter eventType: The event values to read.
@@ -112,7 +113,7 @@ extension Broadcaster {
     ///   `sticky: true` or by ``setStickyEvent(_:)``; nil if none is kept
     ///   (never posted sticky, cleared, or replaced by a sticky protocol
     ///   broadcast to `any EventListener<Event>`, which carries no value).
-    public func stickyEvent<Event: Sendable>(of eventType: Event.Type) -> Event? {
+    public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
         let sticky = storage.withLock { storage in
             storage.stickyBroadcasts.last { $0.protocolID == protocolID }
