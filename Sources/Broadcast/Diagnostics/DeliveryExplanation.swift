@@ -10,9 +10,9 @@
 /// // scheduled on MainActor if it conforms there: its conformance can only be checked on that actor
 /// ```
 ///
-/// Compare with `==`, or match in a `switch` (`case .calledHere:`,
-/// `case .scheduled(on: MainActor.shared):`); read ``actor`` and
-/// ``otherProtocols`` for the values a decision carries. A struct with static
+/// Compare with `==` (`explanation == .scheduled(on: MainActor.shared)`), or
+/// match the static properties in a `switch` (`case .calledHere:`); read
+/// ``actor`` and ``otherProtocols`` for the values a decision carries. A struct with static
 /// members, not an enum, so that a later release can add a decision without
 /// breaking a `switch` written against this one.
 public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
