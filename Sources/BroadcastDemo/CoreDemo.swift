@@ -16,7 +16,9 @@ func runCoreDemo() async {
     step("The composer saves a post on the main actor: every listener is called before save returns")
     composer.save("Hello, typed world")
     let reached = broadcaster.listenerCount(of: PostCreationListener.self)
-    report("broadcast        reached the \(reached) listeners of posts, of the \(broadcaster.registrationCount) registered")
+    report(
+        "broadcast        reached the \(reached) listeners of posts, of the \(broadcaster.registrationCount) registered"
+    )
 
     step("A background task saves a post: the feed is called on that thread, the timeline on the main actor")
     _ = await Task.detached { composer.save("Written in the background") }.value

@@ -24,7 +24,9 @@ public struct AwaitedDeliveryOrder: Sendable, Hashable {
     public static let sequential = AwaitedDeliveryOrder(.sequential)
 
     /// Every call in its own child task of a task group, the tasks created in
-    /// registration order; the calls may then begin in any order and run at
-    /// the same time. The broadcast returns once all of them have returned.
+    /// registration order.
+    ///
+    /// The calls may then begin in any order and run at the same time. The
+    /// broadcast returns once all of them have returned.
     public static let concurrent = AwaitedDeliveryOrder(.concurrent)
 }

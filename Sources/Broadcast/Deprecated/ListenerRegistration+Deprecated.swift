@@ -21,6 +21,7 @@ extension ListenerRegistration {
         on broadcaster: Broadcaster = .shared,
         receivingStickyBroadcasts: Bool
     ) {
-        self.init(listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
+        self.init(
+            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
     }
 }

@@ -50,10 +50,11 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
     public static let calledHere = DeliveryExplanation(.calledHere)
 
     /// The broadcast schedules a call on `actor`, the actor the listener
-    /// registered from, because it does not run there. The listener is known
-    /// to conform, so the call is made once the actor runs it (after
-    /// ``Broadcaster/waitForScheduledDeliveries()`` has returned, at the
-    /// latest).
+    /// registered from, because it does not run there.
+    ///
+    /// The listener is known to conform, so the call is made once the actor
+    /// runs it (after ``Broadcaster/waitForScheduledDeliveries()`` has
+    /// returned, at the latest).
     public static func scheduled(on actor: any Actor) -> DeliveryExplanation {
         DeliveryExplanation(.scheduled, actor: actor)
     }

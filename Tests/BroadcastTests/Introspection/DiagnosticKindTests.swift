@@ -7,7 +7,8 @@ struct DiagnosticKindTests {
         let kinds: [BroadcastDiagnostic.Kind] = [
             .listenerReleasedOnRegistration, .isolatedConformanceRegisteredOffMainActor,
         ]
-        #expect(kinds.map(\.description) == ["listenerReleasedOnRegistration", "isolatedConformanceRegisteredOffMainActor"])
+        #expect(
+            kinds.map(\.description) == ["listenerReleasedOnRegistration", "isolatedConformanceRegisteredOffMainActor"])
         #expect(Set(kinds).count == kinds.count)
     }
 

@@ -108,7 +108,8 @@ func runModelSequence(
             }
         }
         if harness.broadcaster.registrationCount != model.liveCount {
-            mismatches.append("registrationCount expected \(model.liveCount), actual \(harness.broadcaster.registrationCount)")
+            mismatches.append(
+                "registrationCount expected \(model.liveCount), actual \(harness.broadcaster.registrationCount)")
         }
         if verbose { print(history.last!, "->", harness.log) }
         if !mismatches.isEmpty {
