@@ -99,7 +99,7 @@ public final class NotificationForwarder: Sendable {
     /// let forwarder = NotificationForwarder(forwarding: .scoreDidChange, from: .default, to: broadcaster) {
     ///     $0.userInfo?["score"] as? Int
     /// } broadcast: { broadcaster, score in
-    ///     broadcaster.scoreChanged(score)   // broadcast(to: ScoreListener.self) { $0.scoreChanged(score) }
+    ///     broadcaster.scoreChanged(score)   // broadcast(to: ScoreListener.self, with: score) { $0.scoreChanged($1) }
     /// }
     /// ```
     ///
