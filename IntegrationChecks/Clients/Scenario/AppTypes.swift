@@ -71,6 +71,20 @@ extension SessionScreen: @MainActor SessionListener {
     }
 }
 
+/// A non-isolated object whose conformance is isolated to the main actor,
+/// registered from non-isolated code: it has no actor, so it is called
+/// where the broadcast runs, and reached only if that is the main actor.
+nonisolated final class SessionGauge: Sendable {
+    let log: CallLog
+    init(log: CallLog) { self.log = log }
+}
+
+extension SessionGauge: @MainActor SessionListener {
+    @MainActor func userSignedOut() async {
+        log.record("session gauge signed out")
+    }
+}
+
 /// A plain app class: non-isolated under Swift 6 and Swift 5 defaults,
 /// main-actor isolated (with an inferred isolated conformance) in a module
 /// whose default isolation is the main actor.

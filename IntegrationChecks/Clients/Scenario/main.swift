@@ -118,15 +118,21 @@ checks.expect(
     broadcaster.deliveryExplanation(for: downloader, to: ApplicationStateListener.self) == .calledHere,
     "asked on the main actor, the downloader is called here")
 // 8. The async typed method, `nonisolated(nonsending)`, awaited from
-// main-actor code (top-level code is), runs where its caller runs: it
-// reaches a listener whose conformance is isolated to the main actor, once,
-// on the main actor, in every configuration.
-let sessionScreen = SessionScreen(broadcaster: broadcaster, log: log)
+// main-actor code (top-level code is), runs where its caller runs, in every
+// configuration: it reaches listeners whose conformance is isolated to the
+// main actor, once each, on the main actor. The screen registered on the
+// main actor; the gauge has no actor and is reached only because the
+// broadcast runs there. (Its registration off the main actor is what debug
+// builds report, and what this broadcaster's handler takes in.)
+let sessions = Broadcaster(onDiagnostic: { _ in })
+let sessionScreen = SessionScreen(broadcaster: sessions, log: log)
+let gauge = SessionGauge(log: log)
+checks.expect(BackgroundThread.run { sessions.addListener(gauge) }, "the gauge registers from a background thread")
 log.reset()
-await broadcaster.userSignedOut()
+await sessions.userSignedOut()
 checks.expect(
-    log.calls == ["session screen signed out (main queue)"],
-    "the async typed method reaches the main-actor conformance once, on the main queue")
-withExtendedLifetime((screen, archive, bystanders, compose, bridge, downloader, sessionScreen)) {}
+    log.calls == ["session screen signed out (main queue)", "session gauge signed out (main queue)"],
+    "the async typed method reaches both main-actor conformances once, on the main queue")
+withExtendedLifetime((screen, archive, bystanders, compose, bridge, downloader, sessionScreen, gauge)) {}
 
 exit(checks.finish())
