@@ -105,14 +105,14 @@ struct BroadcasterCompatibilityTests {
             let made = await broadcaster.broadcastAndWait(to: Greeting.self) { listener in
                 listener.greet("cancelled")
             }
-            result.set(made)
+            result.withLock { $0 = made }
             returned.signal()
         }
         signalling.called.wait()  // the broadcast has been made: the plain call ran, the screen's is scheduled
         waiter.cancel()
         returned.wait()
 
-        #expect(result.value == 1)  // the call made so far; the screen's had not run
+        #expect(result.withLock { $0 } == 1)  // the call made so far; the screen's had not run
         #expect(log.all.isEmpty)
         await broadcaster.waitForScheduledDeliveries()
         #expect(log.all == ["screen:cancelled"])  // it still ran, later
@@ -192,16 +192,4 @@ struct BroadcasterCompatibilityTests {
 
         #expect(broadcaster.stickyEvent(for: SignedIn.self) == nil)
     }
-}
-
-/// A value set once on one thread and read on another, behind a lock.
-final class Locked<Value: Sendable>: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    func set(_ value: Value) { lock.withLock { stored = value } }
-
-    var value: Value { lock.withLock { stored } }
 }
