@@ -3,6 +3,6 @@ import Broadcast
 
 nonisolated extension Broadcaster {
     func postCreated(_ post: Post) {
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }

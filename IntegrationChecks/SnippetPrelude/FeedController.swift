@@ -1,7 +1,7 @@
-// The listener of the README's quick start.
+// A listener of the README's quick start.
 import Broadcast
 
 final class FeedController: PostCreationListener {
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
-    func postCreated(_ post: Post) { print("new post:", post.title) }
+    func postCreated(_ post: Post) { print("feed: new post", post.title) }
 }

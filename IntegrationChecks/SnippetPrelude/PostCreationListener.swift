@@ -1,2 +1,4 @@
 // The listener protocol of the README's quick start.
-nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+nonisolated protocol PostCreationListener: AnyObject {
+    func postCreated(_ post: Post)
+}

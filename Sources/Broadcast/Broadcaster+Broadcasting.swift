@@ -22,7 +22,7 @@ extension Broadcaster {
     ///   - listenerType: The protocol (or class) listeners must conform to.
     ///   - sticky: Whether to keep this broadcast as the latest for
     ///     `listenerType`, replacing the previous sticky one, so that listeners
-    ///     that register later asking for sticky broadcasts receive it at
+    ///     that register later with `receivingSticky: true` receive it at
     ///     once. Use it for state (signed in, connectivity), not for one-off
     ///     events.
     ///   - isolation: Where the broadcast runs; leave the default.
@@ -36,7 +36,9 @@ extension Broadcaster {
     ///   a listener registered on an actor whose conformance to
     ///   `listenerType` has not been checked there yet is counted as a
     ///   scheduled call; if its actor finds no conformance, the call does
-    ///   nothing and later broadcasts count exactly.
+    ///   nothing and later broadcasts count exactly. For an exact count of
+    ///   the calls made, count them in `deliver` and await
+    ///   ``waitForScheduledDeliveries()``.
     @discardableResult
     public func broadcast<P>(
         to listenerType: P.Type,

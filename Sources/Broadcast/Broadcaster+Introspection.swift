@@ -33,8 +33,9 @@ extension Broadcaster {
     ///
     /// Closure handlers and event streams count (each is a listener object),
     /// and an object registered both with `addListener` and through a
-    /// ``ListenerRegistration`` counts once for each.
-    public var listenerCount: Int {
+    /// ``ListenerRegistration`` counts once for each. To count the listeners
+    /// a broadcast would reach, ask ``listenerCount(of:isolation:)``.
+    public var registrationCount: Int {
         storage.withLock { $0.table.liveEntries.count }
     }
 }

@@ -9,21 +9,22 @@ extension Broadcaster {
     /// listener from main-actor code and it is only ever called on the main
     /// actor.
     ///
-    /// The argument is taken as `consuming`, so that the call can let go of
-    /// the caller's reference before it returns: in a debug build, an object
-    /// that nothing else keeps alive (`broadcaster.addListener(Downloader())`)
-    /// is then released inside the call and reported with its type and
-    /// `fileID`:`line` (see ``BroadcastDiagnostic``). Release builds check
-    /// nothing.
+    /// In a debug build, registering an object that nothing else keeps alive
+    /// (`broadcaster.addListener(Downloader())`) is reported with its type
+    /// and `fileID`:`line` (see ``BroadcastDiagnostic``): the argument is
+    /// taken as `consuming`, so the call holds the caller's reference and
+    /// sees whether the object outlives it. Release builds check nothing; the
+    /// declaration is the same in both.
     ///
     /// - Parameters:
     ///   - listener: The object to call. A value type boxed as `AnyObject`
     ///     (a struct, or the Foundation objects that numbers and strings
     ///     bridge to) would be released at once and never called, so it is
     ///     refused.
-    ///   - receivingStickyBroadcasts: Whether to call `listener` at once with
-    ///     the latest sticky broadcast of each protocol it conforms to.
-    ///     Ignored if it was already registered: it has seen those broadcasts.
+    ///   - receivingSticky: Whether to call `listener` at once with the latest
+    ///     sticky broadcast of each protocol it conforms to (see
+    ///     ``broadcast(to:sticky:isolation:_:)``). Ignored if it was already
+    ///     registered: it has seen those broadcasts.
     ///   - isolation: The actor the listener is called on; defaults to the
     ///     caller's.
     ///   - fileID: Where the call is, for the debug-build report; leave the
@@ -35,7 +36,7 @@ extension Broadcaster {
     @discardableResult
     public func addListener(
         _ listener: consuming AnyObject,
-        receivingStickyBroadcasts: Bool = false,
+        receivingSticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID,
         line: UInt = #line
@@ -48,7 +49,7 @@ extension Broadcaster {
             let site = RegistrationSite(fileID: fileID, line: line)
             let entry = ListenerEntry(
                 object: copy listener, isolation: isolation, onlyProtocol: nil, registrationSite: site)
-            register(entry, receivingSticky: receivingStickyBroadcasts, from: isolation)
+            register(entry, receivingSticky: receivingSticky, from: isolation)
         }
         // Lets go of the caller's reference here rather than after returning,
         // so that an object nothing else holds is released now, where the
@@ -61,7 +62,7 @@ extension Broadcaster {
         return accepted
     }
 
-    /// Unregisters a listener added with ``addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)``.
+    /// Unregisters a listener added with ``addListener(_:receivingSticky:isolation:fileID:line:)``.
     ///
     /// Removing an object that is not registered does nothing. Its
     /// ``ListenerRegistration``s, if any, are separate and keep listening

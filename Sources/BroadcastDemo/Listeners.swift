@@ -66,7 +66,7 @@ final class ComposeScreen {
 
     init(broadcaster: Broadcaster) {
         registrations = ListenerRegistrations(broadcaster: broadcaster)
-        registrations.add(self, for: LoginListener.self, lifespan: .lifetime, receivingStickyBroadcasts: true)
+        registrations.add(self, for: LoginListener.self, receivingSticky: true)
         registrations.add(self, for: PostCreationListener.self, lifespan: .visible)
     }
 
@@ -96,9 +96,7 @@ nonisolated final class PostComposer: Sendable {
         self.broadcaster = broadcaster
     }
 
-    /// Returns how many listeners the post reached.
-    @discardableResult
-    func save(_ title: String) -> Int {
+    func save(_ title: String) {
         broadcaster.postCreated(Post(title: title))
     }
 }

@@ -28,10 +28,7 @@ nonisolated protocol LoginListener: AnyObject {
 /// a closure that captures nothing, so a broadcast whose listeners are called
 /// at once allocates nothing.
 nonisolated extension Broadcaster {
-    /// Returns how many listeners the post reached (called, or scheduled on
-    /// their actor).
-    @discardableResult
-    func postCreated(_ post: Post) -> Int {
+    func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 

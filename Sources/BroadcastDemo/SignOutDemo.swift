@@ -1,15 +1,15 @@
 import Broadcast
 
 /// Listeners whose sign-out work is asynchronous.
-protocol SessionListener: AnyObject {
+nonisolated protocol SessionListener: AnyObject {
     func userSignedOut() async
 }
 
-extension Broadcaster {
-    /// Returns once every session listener has finished signing out, with how
-    /// many there were.
-    @discardableResult
-    func userSignedOut() async -> Int {
+/// The typed awaited broadcast: returns once every session listener has
+/// finished signing out. `nonisolated(nonsending)`: it runs where its caller
+/// runs, in every client configuration.
+nonisolated extension Broadcaster {
+    nonisolated(nonsending) func userSignedOut() async {
         await broadcast(awaitingEach: SessionListener.self) { await $0.userSignedOut() }
     }
 }
@@ -38,8 +38,10 @@ final class SessionScreen {
     }
 }
 
+// `@MainActor` on the method, as in `TimelineScreen`: the protocol is
+// explicitly `nonisolated`.
 extension SessionScreen: @MainActor SessionListener {
-    func userSignedOut() async {
+    @MainActor func userSignedOut() async {
         MainActor.assertIsolated()
         report("SessionScreen    shows the sign-in form, on the main actor")
     }
@@ -52,7 +54,7 @@ func runSignOutDemo(broadcaster: Broadcaster = Broadcaster()) async {
     let drafts = DraftStore()
     broadcaster.addListener(drafts)
     let screen = SessionScreen(broadcaster: broadcaster)
-    let signedOut = await Task.detached { await broadcaster.userSignedOut() }.value
-    report("sign-out         returned \(signedOut) with \(await drafts.count) drafts left")
+    await Task.detached { await broadcaster.userSignedOut() }.value
+    report("sign-out         returned with \(await drafts.count) drafts left")
     withExtendedLifetime(screen) {}
 }

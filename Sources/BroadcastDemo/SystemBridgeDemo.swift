@@ -79,7 +79,7 @@ func runSystemBridgeDemo() async {
 
     step("A screen joining late asks for the current state")
     let lateScreen = SystemBridgeDemoLateScreen()
-    bridge.addListener(lateScreen, receivingCurrentState: true)
+    broadcaster.addListener(lateScreen, receivingSticky: true)
     bridge.stop()
     step("The bridge is stopped; posting again does nothing")
     simulator.enterBackground()

@@ -4,8 +4,8 @@ import Foundation
 /// calls, on the main actor.
 ///
 /// Register with a ``/Broadcast/Broadcaster`` (`broadcaster.addListener(self)`, or
-/// ``SystemNotificationBridge/addListener(_:receivingCurrentState:isolation:)``
-/// to be told at once whether the keyboard is up). A ``SystemNotificationBridge``
+/// `broadcaster.addListener(self, receivingSticky: true)` to be told at once
+/// whether the keyboard is up). A ``SystemNotificationBridge``
 /// feeding that broadcaster delivers every keyboard notification it observes.
 /// Every method has an empty default implementation: write only those you need.
 ///

@@ -99,7 +99,7 @@ public final class NotificationForwarder: Sendable {
     /// let forwarder = NotificationForwarder(forwarding: .scoreDidChange, from: .default, to: broadcaster) {
     ///     $0.userInfo?["score"] as? Int
     /// } broadcast: { broadcaster, score in
-    ///     broadcaster.scoreChanged(score)   // broadcast(to: ScoreListener.self) { $0.scoreChanged(score) }
+    ///     broadcaster.scoreChanged(score)   // broadcast(to: ScoreListener.self, with: score) { $0.scoreChanged($1) }
     /// }
     /// ```
     ///
@@ -227,8 +227,12 @@ private struct ForwarderOrigin: Sendable {
     func rejection(of notification: Notification, thrown: (any Error)?) -> BroadcastDiagnostic {
         let reason =
             thrown.map { "its parse closure threw \(String(reflecting: $0))" } ?? "its parse closure returned nil"
+        let name = notification.name.rawValue
         return BroadcastDiagnostic(
-            kind: .notificationRejected(name: notification.name.rawValue, reason: reason),
-            listenerType: payloadType, fileID: fileID, line: line)
+            kind: .notificationRejected, typeName: payloadType, notificationName: name, reason: reason,
+            fileID: fileID, line: line,
+            message: "Broadcast: a notification named \(name) was not forwarded as \(payloadType) by the forwarder "
+                + "created at \(fileID):\(line): \(reason). The forwarder counts it in rejectedCount and goes on "
+                + "forwarding.")
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 
 /// The six keyboard notifications, one case each.
+///
+/// A closed set: it mirrors a fixed set of system notifications, so a new
+/// system event will come as a new type, never as a new case here, and an
+/// exhaustive `switch` over it stays valid.
 public enum KeyboardEvent: String, Sendable, CaseIterable {
     /// `UIKeyboardWillShowNotification`.
     case willShow
@@ -43,6 +47,10 @@ public enum KeyboardEvent: String, Sendable, CaseIterable {
 }
 
 /// The seven application life-cycle notifications, one case each.
+///
+/// A closed set: it mirrors a fixed set of system notifications, so a new
+/// system event will come as a new type, never as a new case here, and an
+/// exhaustive `switch` over it stays valid.
 public enum ApplicationEvent: String, Sendable, CaseIterable {
     /// `UIApplicationDidFinishLaunchingNotification`.
     case didFinishLaunching
@@ -105,6 +113,10 @@ public enum ApplicationEvent: String, Sendable, CaseIterable {
 ///
 /// ``init(notification:)`` is the whole mapping from a `Notification` to an
 /// event: a pure function, the same on every platform.
+///
+/// A closed set: it mirrors a fixed set of system notifications, so a new
+/// system event will come as a new type, never as a new case here, and an
+/// exhaustive `switch` over it stays valid.
 public enum SystemEvent: Sendable, Equatable {
     /// A keyboard notification and what its `userInfo` said.
     case keyboard(KeyboardEvent, KeyboardChange)
@@ -153,6 +165,10 @@ public enum SystemEvent: Sendable, Equatable {
 }
 
 /// Where the application is in its life cycle, as far as the bridge has seen.
+///
+/// A closed set: it mirrors the states a fixed set of system notifications leads to, so a new
+/// system event will come as a new type, never as a new case here, and an
+/// exhaustive `switch` over it stays valid.
 public enum ApplicationState: Sendable, Equatable, CaseIterable {
     /// In the foreground and receiving events (after did become active).
     case active
@@ -172,6 +188,10 @@ public enum ApplicationState: Sendable, Equatable, CaseIterable {
 }
 
 /// Whether the keyboard is up, as far as the bridge has seen.
+///
+/// A closed set: it mirrors the states a fixed set of system notifications leads to, so a new
+/// system event will come as a new type, never as a new case here, and an
+/// exhaustive `switch` over it stays valid.
 public enum KeyboardState: Sendable, Equatable {
     /// No keyboard (the initial state, and after will or did hide).
     case hidden

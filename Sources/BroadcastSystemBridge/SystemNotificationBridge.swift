@@ -22,9 +22,15 @@ import Synchronization
 ///   actor too.
 /// - **State.** The bridge remembers the latest ``applicationState`` and
 ///   ``keyboardState``; each is updated when the notification arrives, before
-///   that event's listeners run, and can be read from any thread. A listener
-///   registered with ``addListener(_:receivingCurrentState:isolation:)``
-///   receives the current state at once.
+///   that event's listeners run, and can be read from any thread. The bridge
+///   keeps the current state as the broadcaster's sticky broadcasts to
+///   ``ApplicationStateListener`` and ``KeyboardListener``, so a listener
+///   registered with
+///   ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
+///   and `receivingSticky: true` receives it at once, as the event that leads
+///   to it (`applicationDidBecomeActive()`, `keyboardDidShow(_:)`, …): on the
+///   main actor, before the call returns when made there, otherwise
+///   scheduled there behind the events already scheduled.
 /// - **Several bridges.** Bridges are independent: two bridges on one center
 ///   feeding different broadcasters each deliver to their own listeners; two
 ///   bridges feeding the same broadcaster deliver every event twice. Create
@@ -113,42 +119,6 @@ public final class SystemNotificationBridge: Sendable {
         state.withLock { $0.keyboard }
     }
 
-    /// Registers `listener` with the bridge's broadcaster and, if asked, tells
-    /// it the current state at once.
-    ///
-    /// The current state is delivered as the event that leads to it:
-    /// `applicationDidBecomeActive()`, `applicationWillResignActive()` or
-    /// `applicationDidEnterBackground()` for an ``ApplicationStateListener``
-    /// (nothing while the state is unknown), and `keyboardDidShow(_:)` with the
-    /// change that last moved the keyboard for a ``KeyboardListener`` (nothing
-    /// while it is hidden). Called on the main actor, this happens before the
-    /// method returns; called elsewhere, it is scheduled on the main actor
-    /// behind the events already scheduled there (await
-    /// `broadcaster.waitForScheduledDeliveries()` to wait for it).
-    ///
-    /// The bridge keeps the current state as the broadcaster's sticky
-    /// broadcasts to these two protocols (see
-    /// ``/Broadcast/Broadcaster/broadcast(to:sticky:isolation:_:)``), so this is
-    /// ``/Broadcast/Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)``:
-    /// the listener also receives the other sticky broadcasts it conforms to,
-    /// and an application state event racing with the registration reaches it
-    /// exactly once.
-    ///
-    /// - Parameters:
-    ///   - listener: The object to register, as with
-    ///     `Broadcaster.addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)`.
-    ///   - receivingCurrentState: Whether to tell it the current state now.
-    ///   - isolation: The caller's isolation; leave the default.
-    /// - Returns: `false` if the broadcaster refused the listener.
-    @discardableResult
-    public func addListener(
-        _ listener: AnyObject,
-        receivingCurrentState: Bool,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> Bool {
-        broadcaster.addListener(listener, receivingStickyBroadcasts: receivingCurrentState, isolation: isolation)
-    }
-
     /// The application state from now on, as an asynchronous sequence that
     /// starts with the current state, if known.
     ///
@@ -220,7 +190,7 @@ public final class SystemNotificationBridge: Sendable {
 
     private static func keepApplicationState(_ application: ApplicationState?, in broadcaster: Broadcaster) {
         guard let application else { return }
-        broadcaster.setStickyBroadcastOnMainActor(to: (any ApplicationStateListener).self) {
+        broadcaster.setStickyBroadcastOnMainActor(for: (any ApplicationStateListener).self) {
             application.replayEvent.send(to: $0)
         }
     }
@@ -228,7 +198,7 @@ public final class SystemNotificationBridge: Sendable {
     private static func keepKeyboardState(_ keyboard: KeyboardState, in broadcaster: Broadcaster) {
         switch keyboard {
         case .visible(let change):
-            broadcaster.setStickyBroadcastOnMainActor(to: (any KeyboardListener).self) {
+            broadcaster.setStickyBroadcastOnMainActor(for: (any KeyboardListener).self) {
                 KeyboardEvent.didShow.send(change, to: $0)
             }
         case .hidden:

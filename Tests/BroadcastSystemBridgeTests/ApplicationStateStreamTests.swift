@@ -51,7 +51,7 @@ struct ApplicationStateStreamTests {
         }
         consumer.cancel()
         _ = await consumer.value
-        #expect(broadcaster.listenerCount == 0)  // the stream's listener is gone
+        #expect(broadcaster.registrationCount == 0)  // the stream's listener is gone
         withExtendedLifetime(bridge) {}
     }
 
@@ -61,7 +61,7 @@ struct ApplicationStateStreamTests {
         let broadcaster = Broadcaster()
         let bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: center)
         SystemNotificationSimulator(center: center).applicationDidEnterBackground()
-        var late = broadcaster.events(of: ApplicationState.self, receivingStickyEvent: true).makeAsyncIterator()
+        var late = broadcaster.events(of: ApplicationState.self, receivingSticky: true).makeAsyncIterator()
         let first = await late.next()
         #expect(first == .background)
         withExtendedLifetime(bridge) {}

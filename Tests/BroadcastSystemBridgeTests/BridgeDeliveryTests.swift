@@ -119,9 +119,10 @@ import Testing
         #expect(!rig.bridge.isObserving)
         await Task.detached { rig.simulator.applicationDidBecomeActive() }.value
         rig.simulator.applicationWillTerminate()
-        let reached = await rig.broadcaster.broadcastOnMainActorAndWait(to: (any ApplicationStateListener).self) {
+        let reached = rig.broadcaster.broadcastOnMainActor(to: (any ApplicationStateListener).self) {
             $0.applicationDidReceiveMemoryWarning()
         }
+        await rig.broadcaster.waitForScheduledDeliveries()
         #expect(reached == 1)
         #expect(application.events == [.didEnterBackground, .didReceiveMemoryWarning])
         #expect(rig.bridge.applicationState == .background)  // the state froze too
@@ -154,9 +155,10 @@ import Testing
         #expect(weakBridge == nil)
         simulator.applicationDidBecomeActive()
         await Task.detached { simulator.showKeyboard(endFrame: keyboardFrame) }.value
-        let reached = await broadcaster.broadcastOnMainActorAndWait(to: (any ApplicationStateListener).self) {
+        let reached = broadcaster.broadcastOnMainActor(to: (any ApplicationStateListener).self) {
             $0.applicationWillTerminate()
         }
+        await broadcaster.waitForScheduledDeliveries()
         #expect(reached == 1)
         #expect(application.events == [.didEnterBackground, .willTerminate])
         #expect(keyboard.events.isEmpty)
@@ -233,9 +235,9 @@ import Testing
         let application = ApplicationSpy()
         let keyboard = KeyboardSpy()
         let screen = ScreenSpy()
-        #expect(rig.bridge.addListener(application, receivingCurrentState: true))
-        rig.bridge.addListener(keyboard, receivingCurrentState: true)
-        rig.bridge.addListener(screen, receivingCurrentState: true)
+        #expect(rig.broadcaster.addListener(application, receivingSticky: true))
+        rig.broadcaster.addListener(keyboard, receivingSticky: true)
+        rig.broadcaster.addListener(screen, receivingSticky: true)
         #expect(application.events == [.didEnterBackground])
         #expect(screen.events == [.didEnterBackground])
         #expect(keyboard.events == [.didShow])
@@ -252,17 +254,17 @@ import Testing
         let rig = Rig()
         let unknown = ApplicationSpy()
         let hiddenKeyboard = KeyboardSpy()
-        rig.bridge.addListener(unknown, receivingCurrentState: true)
-        rig.bridge.addListener(hiddenKeyboard, receivingCurrentState: true)
+        rig.broadcaster.addListener(unknown, receivingSticky: true)
+        rig.broadcaster.addListener(hiddenKeyboard, receivingSticky: true)
         rig.simulator.applicationDidBecomeActive()
         await rig.broadcaster.waitForScheduledDeliveries()
         let optedOut = ApplicationSpy()
-        rig.bridge.addListener(optedOut, receivingCurrentState: false)
+        rig.broadcaster.addListener(optedOut, receivingSticky: false)
         await rig.broadcaster.waitForScheduledDeliveries()
         #expect(unknown.events == [.didBecomeActive])
         #expect(hiddenKeyboard.events.isEmpty)
         #expect(optedOut.events.isEmpty)
-        #expect(rig.broadcaster.listenerCount == 3)
+        #expect(rig.broadcaster.registrationCount == 3)
     }
 
     /// Registered off the main actor, the replay is scheduled on the main
@@ -270,7 +272,7 @@ import Testing
     @Test func lateJoinerOffMainReceivesStateOnMainActor() async {
         let rig = Rig(initialApplicationState: .active)
         let application = ApplicationSpy()
-        rig.bridge.addListener(application, receivingCurrentState: true)
+        rig.broadcaster.addListener(application, receivingSticky: true)
         await rig.broadcaster.waitForScheduledDeliveries()
         #expect(application.events == [.didBecomeActive])
         #expect(application.callsOffMain == 0)
@@ -290,7 +292,7 @@ import Testing
                 }
                 simulator.applicationDidEnterBackground()
             }.value
-            for spy in spies { rig.bridge.addListener(spy, receivingCurrentState: true) }
+            for spy in spies { rig.broadcaster.addListener(spy, receivingSticky: true) }
             await posting
             await rig.broadcaster.waitForScheduledDeliveries()
             for spy in spies {

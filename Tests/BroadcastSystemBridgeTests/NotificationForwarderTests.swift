@@ -86,6 +86,12 @@ import Testing
     /// A notification the parse closure rejects, by returning nil or by
     /// throwing, is counted and reported (debug builds) and not forwarded;
     /// valid ones around it still are.
+    @Test func theBridgeDeclaresItsOwnDiagnosticKind() {
+        let kind = BroadcastDiagnostic.Kind.notificationRejected
+        #expect(kind.description == "notificationRejected")
+        #expect(kind != .listenerReleasedOnRegistration && kind != .isolatedConformanceRegisteredOffMainActor)
+    }
+
     @Test func rejectedNotificationsAreCountedReportedAndNotForwarded() {
         struct MissingScore: Error {}
         let center = NotificationCenter()
@@ -113,17 +119,15 @@ import Testing
         #if DEBUG
             let all = reports.all
             #expect(all.count == 3)
-            #expect(all.allSatisfy { $0.listenerType == "ScoreChanged" && $0.line == line })
+            #expect(all.allSatisfy { $0.typeName == "ScoreChanged" && $0.line == line })
             #expect(all.allSatisfy { $0.fileID.hasSuffix("NotificationForwarderTests.swift") })
+            #expect(all.allSatisfy { $0.kind == .notificationRejected })
+            #expect(all.allSatisfy { $0.notificationName == "ForwardingTests.scoreDidChange" })
             #expect(
-                all.map(\.kind) == [
-                    .notificationRejected(
-                        name: "ForwardingTests.scoreDidChange", reason: "its parse closure returned nil"),
-                    .notificationRejected(
-                        name: "ForwardingTests.scoreDidChange",
-                        reason: "its parse closure threw \(String(reflecting: MissingScore()))"),
-                    .notificationRejected(
-                        name: "ForwardingTests.scoreDidChange", reason: "its parse closure returned nil"),
+                all.map(\.reason) == [
+                    "its parse closure returned nil",
+                    "its parse closure threw \(String(reflecting: MissingScore()))",
+                    "its parse closure returned nil",
                 ])
             #expect(all.first?.description.contains("was not forwarded as ScoreChanged") == true)
         #else
@@ -219,10 +223,10 @@ import Testing
         postScore(5, to: center)
 
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, receivingStickyEvent: true) { seen.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self, receivingSticky: true) { seen.append($0.score) }
 
         #expect(seen.all == [5])
-        #expect(broadcaster.stickyEvent(of: ScoreChanged.self) == ScoreChanged(score: 5))
+        #expect(broadcaster.stickyEvent(for: ScoreChanged.self) == ScoreChanged(score: 5))
         withExtendedLifetime((forwarder, token)) {}
     }
 }

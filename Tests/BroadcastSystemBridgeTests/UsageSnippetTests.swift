@@ -52,7 +52,7 @@ extension Downloader {
             broadcaster.addListener(feed)
             return (compose, feed)
         }
-        #expect(broadcaster.listenerCount == 3)
+        #expect(broadcaster.registrationCount == 3)
 
         SystemNotificationSimulator(center: center).applicationDidEnterBackground()
         await broadcaster.waitForScheduledDeliveries()

@@ -29,15 +29,17 @@ public final class BroadcasterHop: HopImplementation, @unchecked Sendable {
     }
 }
 
-/// `Broadcaster.broadcastAndWait`: each broadcast awaited (a round trip each).
-public final class BroadcasterAndWaitHop: HopImplementation, @unchecked Sendable {
-    public static let name = "Broadcaster.broadcastAndWait"
+/// `Broadcaster`, each broadcast followed by the barrier,
+/// `waitForScheduledDeliveries()` (a round trip each).
+public final class BroadcasterBarrierEachHop: HopImplementation, @unchecked Sendable {
+    public static let name = "Broadcaster + barrier each"
     private let broadcaster = Broadcaster()
     public init() {}
     @MainActor public func add(_ listener: Listener) { broadcaster.addListener(listener) }
     public func broadcastFromBackground(_ post: Post, times: Int, listenerCount: Int) async {
         for _ in 0..<times {
-            await broadcaster.broadcastAndWait(to: (any PostListener).self) { $0.postCreated(post) }
+            broadcaster.postCreated(post)
+            await broadcaster.waitForScheduledDeliveries()
         }
     }
 }
@@ -104,7 +106,7 @@ public final class AsyncMessageHop: HopImplementation, @unchecked Sendable {
 }
 
 public let allHopImplementations: [any HopImplementation.Type] = [
-    WeakTypedHop.self, BroadcasterHop.self, BroadcasterAndWaitHop.self, MainActorMessageHop.self, AsyncMessageHop.self,
+    WeakTypedHop.self, BroadcasterHop.self, BroadcasterBarrierEachHop.self, MainActorMessageHop.self, AsyncMessageHop.self,
 ]
 
 /// Carries a non-Sendable snapshot into a main-actor task that is its only

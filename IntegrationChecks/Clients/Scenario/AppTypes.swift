@@ -12,12 +12,21 @@ import Synchronization
 struct Post: Sendable { let title: String }
 struct SignedIn: Sendable { let name: String }
 
-nonisolated protocol PostCreationListener: AnyObject { func postCreated(_ post: Post) }
+nonisolated protocol PostCreationListener: AnyObject {
+    func postCreated(_ post: Post)
+}
+
+nonisolated protocol SessionListener: AnyObject {
+    func userSignedOut() async
+}
 
 nonisolated extension Broadcaster {
-    @discardableResult
-    func postCreated(_ post: Post) -> Int {
-        broadcast(to: PostCreationListener.self) { $0.postCreated(post) }
+    func postCreated(_ post: Post) {
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
+    }
+
+    nonisolated(nonsending) func userSignedOut() async {
+        await broadcast(awaitingEach: SessionListener.self) { await $0.userSignedOut() }
     }
 }
 
@@ -40,6 +49,39 @@ extension Screen: @MainActor PostCreationListener {
     @MainActor func postCreated(_ post: Post) {
         titles.append(post.title)
         log.record("screen \(post.title)")
+    }
+}
+
+/// UI code whose sign-out work is asynchronous: a conformance isolated to
+/// the main actor, reached by the async typed method awaited from
+/// main-actor code.
+@MainActor
+final class SessionScreen {
+    let log: CallLog
+    init(broadcaster: Broadcaster, log: CallLog) {
+        self.log = log
+        broadcaster.addListener(self)
+    }
+}
+
+extension SessionScreen: @MainActor SessionListener {
+    @MainActor func userSignedOut() async {
+        MainActor.assertIsolated()
+        log.record("session screen signed out")
+    }
+}
+
+/// A non-isolated object whose conformance is isolated to the main actor,
+/// registered from non-isolated code: it has no actor, so it is called
+/// where the broadcast runs, and reached only if that is the main actor.
+nonisolated final class SessionGauge: Sendable {
+    let log: CallLog
+    init(log: CallLog) { self.log = log }
+}
+
+extension SessionGauge: @MainActor SessionListener {
+    @MainActor func userSignedOut() async {
+        log.record("session gauge signed out")
     }
 }
 

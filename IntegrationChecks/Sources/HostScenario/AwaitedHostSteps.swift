@@ -184,7 +184,7 @@ public enum AwaitedHostSteps {
             )
         }
 
-        let handled = await broadcaster.postAwaitingHandlers(AwaitedHostSignedOut())
+        let handled = await broadcaster.post(awaitingEach: AwaitedHostSignedOut())
         let handlerLog = listeners.log.take()
         if handled != 1 || handlerLog != ["handler on main queue"] {
             failures.append(

@@ -236,7 +236,7 @@ public final class HostScenario: Sendable {
             state.stickyReplays += 1
         }
         broadcaster.broadcast(to: SessionListener.self, sticky: true) { $0.sessionChanged(signedIn: true) }
-        broadcaster.addListener(banner, receivingStickyBroadcasts: true)
+        broadcaster.addListener(banner, receivingSticky: true)
         if host.canCheckIsolatedConformances {
             expect(banner.log.calls == 1, "the sticky replay ran before addListener returned")
         }

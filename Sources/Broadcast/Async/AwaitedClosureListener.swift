@@ -1,5 +1,5 @@
 /// A listener of `Event` values whose handling is asynchronous: what an
-/// awaited post (``Broadcaster/postAwaitingHandlers(_:order:isolation:)``)
+/// awaited post (``Broadcaster/post(awaitingEach:order:isolation:)``)
 /// calls and awaits.
 ///
 /// Internal: users register closures (``Broadcaster/addAwaitedHandler(for:isolation:handler:)``);

@@ -5,11 +5,16 @@ extension Broadcaster {
     ///
     /// ```swift
     /// nonisolated extension Broadcaster {
-    ///     func userSignedOut() async {
+    ///     nonisolated(nonsending) func userSignedOut() async {
     ///         await broadcast(awaitingEach: SessionListener.self) { await $0.userSignedOut() }
     ///     }
     /// }
     /// ```
+    ///
+    /// `nonisolated(nonsending)` makes the typed method run where its caller
+    /// runs, in every client configuration, so `isolation` defaults to the
+    /// caller's: awaited from main-actor code, it reaches a listener whose
+    /// conformance is isolated to the main actor.
     ///
     /// The label says what sets this form apart from
     /// ``broadcast(to:sticky:isolation:_:)``: it returns only once each
@@ -61,13 +66,51 @@ extension Broadcaster {
     ) async throws(Failure) -> Int {
         var context = DeliveryContext(isolation: isolation)
         let members = snapshot(of: P.self, in: &context)
-        switch order {
+        switch order.mode {
         case .sequential:
             return try await AwaitedDelivery.deliverSequentially(
                 to: members, as: P.self, from: isolation, broadcaster: self, deliver)
         case .concurrent:
             return try await AwaitedDelivery.deliverConcurrently(
                 to: members, as: P.self, broadcaster: self, deliver)
+        }
+    }
+
+    /// Calls `deliver` with every live listener that conforms to
+    /// `listenerType` and `payload`, and awaits each call: the awaited form
+    /// of ``broadcast(to:with:sticky:isolation:_:)``.
+    ///
+    /// ```swift
+    /// nonisolated extension Broadcaster {
+    ///     nonisolated(nonsending) func cartChanged(_ cart: Cart) async {
+    ///         await broadcast(awaitingEach: CartListener.self, with: cart) { await $0.cartChanged($1) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Order, isolation, snapshot, cancellation and errors are those of
+    /// ``broadcast(awaitingEach:order:isolation:_:)``.
+    ///
+    /// - Parameters:
+    ///   - listenerType: The protocol (or class) listeners must conform to.
+    ///   - payload: The value each call receives.
+    ///   - order: Whether to await the calls one at a time or run them
+    ///     concurrently.
+    ///   - isolation: Where the broadcast runs; leave the default.
+    ///   - deliver: Makes the typed call with the listener and `payload`.
+    /// - Returns: The number of calls made: listeners whose call began.
+    /// - Throws: The error `deliver` threw.
+    @discardableResult
+    public func broadcast<P, Payload: Sendable, Failure: Error>(
+        awaitingEach listenerType: P.Type,
+        with payload: Payload,
+        order: AwaitedDeliveryOrder = .sequential,
+        isolation: isolated (any Actor)? = #isolation,
+        _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P, Payload) async throws(Failure) -> Void
+    ) async throws(Failure) -> Int {
+        try await broadcast(awaitingEach: P.self, order: order, isolation: isolation) {
+            (listener: sending P) async throws(Failure) in
+            try await deliver(listener, payload)
         }
     }
 }

@@ -1,14 +1,13 @@
 extension Broadcaster {
     /// Calls the `async` `handler` with every `Event` posted by
-    /// ``postAwaitingHandlers(_:order:isolation:)``, which awaits it, until
-    /// the returned token is released or cancelled.
+    /// ``post(awaitingEach:order:isolation:)``, which awaits it, until the
+    /// returned token is released or cancelled.
     ///
     /// The handler is called where a listener registered from the same code
     /// would be: on the caller's actor (the main actor, from UI code), or,
     /// registered from non-isolated code, where the post runs. It receives
-    /// only awaited posts: ``post(_:sticky:isolation:)`` and
-    /// ``postAndWait(_:isolation:)`` call synchronous handlers and listeners
-    /// only.
+    /// only awaited posts: ``post(_:sticky:isolation:)`` calls synchronous
+    /// handlers, listeners and streams only.
     ///
     /// ```swift
     /// token = broadcaster.addAwaitedHandler(for: UserSignedOut.self) { _ in
@@ -37,6 +36,13 @@ extension Broadcaster {
     /// Delivers `event` to every awaited handler of `Event` values and
     /// returns once each has returned.
     ///
+    /// The label says, as in ``broadcast(awaitingEach:order:isolation:_:)``,
+    /// that each call is awaited. `post(awaitingEach:)` and
+    /// ``post(_:sticky:isolation:)`` reach disjoint sets: this one calls
+    /// ``addAwaitedHandler(for:isolation:handler:)`` closures only; `post`
+    /// calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)``
+    /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams.
+    ///
     /// Order, isolation, snapshot and cancellation are those of
     /// ``broadcast(awaitingEach:order:isolation:_:)``: handlers run one at a
     /// time in registration order by default, each on the actor it
@@ -45,7 +51,7 @@ extension Broadcaster {
     /// posting task is cancelled no further handler begins.
     ///
     /// ```swift
-    /// await broadcaster.postAwaitingHandlers(UserSignedOut())
+    /// await broadcaster.post(awaitingEach: UserSignedOut())
     /// ```
     ///
     /// - Parameters:
@@ -55,8 +61,8 @@ extension Broadcaster {
     ///   - isolation: Where the post runs; leave the default.
     /// - Returns: The number of handlers called.
     @discardableResult
-    public func postAwaitingHandlers<Event: Sendable>(
-        _ event: Event,
+    public func post<Event: Sendable>(
+        awaitingEach event: Event,
         order: AwaitedDeliveryOrder = .sequential,
         isolation: isolated (any Actor)? = #isolation
     ) async -> Int {

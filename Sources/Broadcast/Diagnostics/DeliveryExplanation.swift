@@ -2,23 +2,62 @@
 /// call a listener: the answer of
 /// ``Broadcaster/deliveryExplanation(for:to:isolation:)``.
 ///
-/// Each case is a decision the delivery path takes, in the order it takes
+/// Each value is a decision the delivery path takes, in the order it takes
 /// them. Use ``description`` in logs and in the debugger:
 ///
 /// ```swift
 /// print(broadcaster.deliveryExplanation(for: screen, to: PostCreationListener.self))
 /// // scheduled on MainActor if it conforms there: its conformance can only be checked on that actor
 /// ```
-public enum DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
+///
+/// Compare with `==` (`explanation == .scheduled(on: MainActor.shared)`), or
+/// match the static properties in a `switch` (`case .calledHere:`); read
+/// ``actor`` and ``otherProtocols`` for the values a decision carries. A struct with static
+/// members, not an enum, so that a later release can add a decision without
+/// breaking a `switch` written against this one.
+public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
+    /// The decisions this release knows.
+    private enum Decision: Sendable, Equatable {
+        case calledHere
+        case scheduled
+        case scheduledIfConforming
+        case notRegistered
+        case registeredOnlyForOtherProtocols
+        case registrationStopped
+        case doesNotConform
+        case refusedAsBoxedValue
+    }
+
+    private let decision: Decision
+
+    /// The actor a scheduled call runs on: the listener's, for
+    /// ``scheduled(on:)`` and ``scheduledIfConforming(on:)``; nil for every
+    /// other explanation.
+    public let actor: (any Actor)?
+
+    /// The protocols the listener is registered for instead, in registration
+    /// order, for ``registeredOnlyForOtherProtocols(_:)``; empty for every
+    /// other explanation.
+    public let otherProtocols: [String]
+
+    private init(_ decision: Decision, actor: (any Actor)? = nil, otherProtocols: [String] = []) {
+        self.decision = decision
+        self.actor = actor
+        self.otherProtocols = otherProtocols
+    }
+
     /// The broadcast calls the listener here, before `broadcast` returns.
-    case calledHere
+    public static let calledHere = DeliveryExplanation(.calledHere)
 
     /// The broadcast schedules a call on `actor`, the actor the listener
-    /// registered from, because it does not run there. The listener is known
-    /// to conform, so the call is made once the actor runs it (after
-    /// ``Broadcaster/waitForScheduledDeliveries()`` has returned, at the
-    /// latest).
-    case scheduled(on: any Actor)
+    /// registered from, because it does not run there.
+    ///
+    /// The listener is known to conform, so the call is made once the actor
+    /// runs it (after ``Broadcaster/waitForScheduledDeliveries()`` has
+    /// returned, at the latest).
+    public static func scheduled(on actor: any Actor) -> DeliveryExplanation {
+        DeliveryExplanation(.scheduled, actor: actor)
+    }
 
     /// The broadcast schedules a call on `actor`, which makes it only if the
     /// listener conforms there.
@@ -28,23 +67,27 @@ public enum DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
     /// (`extension Screen: @MainActor P`) makes the cast fail anywhere else,
     /// exactly like no conformance at all. Once a call on the actor has found
     /// no conformance, later explanations say ``doesNotConform``.
-    case scheduledIfConforming(on: any Actor)
+    public static func scheduledIfConforming(on actor: any Actor) -> DeliveryExplanation {
+        DeliveryExplanation(.scheduledIfConforming, actor: actor)
+    }
 
     /// The listener is not registered with this broadcaster: it was never
     /// added, it was removed, its registrations were stopped (or released)
     /// before this broadcaster saw them, or it was registered with another
     /// ``Broadcaster`` instance, which this one cannot know about.
-    case notRegistered
+    public static let notRegistered = DeliveryExplanation(.notRegistered)
 
     /// The listener is registered only through ``ListenerRegistration``s for
     /// other protocols, named here in registration order; neither
     /// `addListener` nor a registration for this protocol holds it.
-    case registeredOnlyForOtherProtocols([String])
+    public static func registeredOnlyForOtherProtocols(_ protocols: [String]) -> DeliveryExplanation {
+        DeliveryExplanation(.registeredOnlyForOtherProtocols, otherProtocols: protocols)
+    }
 
     /// The listener's ``ListenerRegistration`` for this protocol was stopped
     /// (or released, which stops it), and nothing else registers it for this
     /// protocol.
-    case registrationStopped
+    public static let registrationStopped = DeliveryExplanation(.registrationStopped)
 
     /// The listener is registered but does not conform to the protocol, as
     /// seen from here.
@@ -52,18 +95,18 @@ public enum DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
     /// A listener registered from non-isolated code whose conformance is
     /// isolated to an actor is a `P` only on that actor; from anywhere else it
     /// reads as not conforming, and a broadcast from here does not call it.
-    case doesNotConform
+    public static let doesNotConform = DeliveryExplanation(.doesNotConform)
 
     /// The listener is a value boxed as `AnyObject` (a struct, or a bridged
     /// `NSNumber`, `NSString`, …), which `addListener` refuses: a weak table
     /// would release it at once.
-    case refusedAsBoxedValue
+    public static let refusedAsBoxedValue = DeliveryExplanation(.refusedAsBoxedValue)
 
     /// Whether a broadcast from here calls the listener now or schedules a
     /// call for it (a ``scheduledIfConforming(on:)`` call still depends on
     /// the conformance).
     public var reachesListener: Bool {
-        switch self {
+        switch decision {
         case .calledHere, .scheduled, .scheduledIfConforming: true
         default: false
         }
@@ -71,19 +114,18 @@ public enum DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
 
     /// A sentence for logs and the debugger.
     public var description: String {
-        switch self {
+        switch decision {
         case .calledHere:
             "called here, before the broadcast returns"
-        case .scheduled(let actor):
-            "scheduled on \(Self.name(of: actor)), where it registered"
-        case .scheduledIfConforming(let actor):
-            "scheduled on \(Self.name(of: actor)) if it conforms there: "
-                + "its conformance can only be checked on that actor"
+        case .scheduled:
+            "scheduled on \(actorName), where it registered"
+        case .scheduledIfConforming:
+            "scheduled on \(actorName) if it conforms there: its conformance can only be checked on that actor"
         case .notRegistered:
             "not registered with this broadcaster (never added, removed, "
                 + "or registered with another broadcaster)"
-        case .registeredOnlyForOtherProtocols(let protocols):
-            "registered only for other protocols: \(protocols.joined(separator: ", "))"
+        case .registeredOnlyForOtherProtocols:
+            "registered only for other protocols: \(otherProtocols.joined(separator: ", "))"
         case .registrationStopped:
             "its registration for this protocol was stopped"
         case .doesNotConform:
@@ -93,24 +135,13 @@ public enum DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Actors compare by identity: the same actor instance.
+    /// The same decision with the same values; actors compare by identity
+    /// (the same actor instance).
     public static func == (lhs: DeliveryExplanation, rhs: DeliveryExplanation) -> Bool {
-        switch (lhs, rhs) {
-        case (.calledHere, .calledHere), (.notRegistered, .notRegistered),
-            (.registrationStopped, .registrationStopped), (.doesNotConform, .doesNotConform),
-            (.refusedAsBoxedValue, .refusedAsBoxedValue):
-            true
-        case (.scheduled(let left), .scheduled(let right)),
-            (.scheduledIfConforming(let left), .scheduledIfConforming(let right)):
-            left === right
-        case (.registeredOnlyForOtherProtocols(let left), .registeredOnlyForOtherProtocols(let right)):
-            left == right
-        default:
-            false
-        }
+        lhs.decision == rhs.decision && lhs.actor === rhs.actor && lhs.otherProtocols == rhs.otherProtocols
     }
 
-    private static func name(of actor: any Actor) -> String {
-        String(describing: type(of: actor))
+    private var actorName: String {
+        actor.map { String(describing: type(of: $0)) } ?? "no actor"
     }
 }

@@ -104,8 +104,9 @@
             let mainMailbox = broadcaster.mailboxes.mailbox(for: MainActor.shared)
             for (listener, conforms) in zip(conformingOnMainActor, offMainActor) where !conforms {
                 let diagnostic = BroadcastDiagnostic(
-                    kind: .isolatedConformanceRegisteredOffMainActor(protocolName: String(describing: P.self)),
-                    listenerType: String(describing: type(of: listener.object)),
+                    kind: .isolatedConformanceRegisteredOffMainActor,
+                    typeName: String(describing: Swift.type(of: listener.object)),
+                    protocolName: String(describing: P.self),
                     fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0)
                 mainMailbox.enqueue { _ in broadcaster.report(diagnostic) }
             }

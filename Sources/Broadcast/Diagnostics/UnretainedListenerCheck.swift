@@ -28,7 +28,7 @@
             guard listener == nil else { return }
             broadcaster.report(
                 BroadcastDiagnostic(
-                    kind: .listenerReleasedOnRegistration, listenerType: String(describing: listenerType),
+                    kind: .listenerReleasedOnRegistration, typeName: String(describing: listenerType),
                     fileID: "\(fileID)", line: Int(line)))
         }
     }

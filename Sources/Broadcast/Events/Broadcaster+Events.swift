@@ -5,16 +5,16 @@ extension Broadcaster {
     ///   - eventType: The event values to receive.
     ///   - bufferingPolicy: What to keep while the consumer is busy; every
     ///     event by default.
-    ///   - receivingStickyEvent: Whether the sequence starts with the sticky
+    ///   - receivingSticky: Whether the sequence starts with the sticky
     ///     `Event`, if one is kept.
     /// - Returns: A sequence for one consumer; it ends when the consuming task
     ///   is cancelled or this broadcaster is released.
     public func events<Event: Sendable>(
         of eventType: Event.Type,
         bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded,
-        receivingStickyEvent: Bool = false
+        receivingSticky: Bool = false
     ) -> BroadcastEvents<Event> {
-        makeEvents(of: Event.self, bufferingPolicy: bufferingPolicy, receivingStickyEvent: receivingStickyEvent).events
+        makeEvents(of: Event.self, bufferingPolicy: bufferingPolicy, receivingStickyEvent: receivingSticky).events
     }
 
     /// Makes an event stream, and a function that ends it, for owners (such

@@ -14,20 +14,20 @@ extension Broadcaster {
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
-    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///   - receivingSticky: Whether to call `handler` at once with the
     ///     sticky `Event`, if one is kept.
     ///   - isolation: Where the handler runs; defaults to the caller's.
     ///   - handler: Called with each event.
     /// - Returns: A token that keeps the handler registered.
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
-        receivingStickyEvent: Bool = false,
+        receivingSticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) -> Void
     ) -> BroadcastToken {
         let listener = ClosureListener(handler)
         let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil)
-        register(entry, receivingSticky: receivingStickyEvent, from: isolation)
+        register(entry, receivingSticky: receivingSticky, from: isolation)
         // The token owns the closure listener: releasing the token releases
         // it, which the weak table observes. Cancelling also unregisters at
         // once, for callers that cancel while still holding the token.
@@ -53,7 +53,7 @@ extension Broadcaster {
     /// - Parameters:
     ///   - eventType: The event values to receive.
     ///   - owner: Passed to `handler`; held weakly.
-    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///   - receivingSticky: Whether to call `handler` at once with the
     ///     sticky `Event`, if one is kept.
     ///   - isolation: Where the handler runs; defaults to the caller's.
     ///   - handler: Called with `owner` and each event.
@@ -61,11 +61,11 @@ extension Broadcaster {
     public func addHandler<Owner: AnyObject, Event: Sendable>(
         for eventType: Event.Type,
         owner: Owner,
-        receivingStickyEvent: Bool = false,
+        receivingSticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Owner, Event) -> Void
     ) -> BroadcastToken {
-        addHandler(for: Event.self, receivingStickyEvent: receivingStickyEvent) { [weak owner] event in
+        addHandler(for: Event.self, receivingSticky: receivingSticky) { [weak owner] event in
             guard let owner else { return }
             handler(owner, event)
         }

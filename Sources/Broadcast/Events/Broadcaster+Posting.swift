@@ -3,6 +3,12 @@ extension Broadcaster {
     /// to ``EventListener``, closure handlers and event streams, in
     /// registration order.
     ///
+    /// `post` and ``post(awaitingEach:order:isolation:)`` reach disjoint sets:
+    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)``
+    /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams;
+    /// the awaited one calls ``addAwaitedHandler(for:isolation:handler:)``
+    /// closures only.
+    ///
     /// - Parameters:
     ///   - event: The value to deliver.
     ///   - sticky: Whether to keep `event` as the latest `Event`, so that a
@@ -41,7 +47,7 @@ extension Broadcaster {
     }
 
     /// Forgets the sticky `Event`, if any.
-    public func clearStickyEvent<Event: Sendable>(of eventType: Event.Type) {
+    public func clearStickyEvent<Event: Sendable>(for eventType: Event.Type) {
         clearStickyBroadcast(for: (any EventListener<Event>).self)
     }
 }

@@ -9,20 +9,20 @@ public struct Lifespan: Hashable, Sendable, CustomStringConvertible {
     /// The name that identifies the lifespan.
     public let name: String
 
-    /// Creates a lifespan identified by `name`.
-    public init(_ name: String) {
+    init(name: String) {
         self.name = name
     }
 
     /// Listening for the listener's whole life; started when added.
-    public static let lifetime = Lifespan("lifetime")
+    public static let lifetime = Lifespan(name: "lifetime")
 
     /// Listening while the listener's view is on screen.
-    public static let visible = Lifespan("visible")
+    public static let visible = Lifespan(name: "visible")
 
-    /// A lifespan of your own, started and stopped by name.
+    /// A lifespan of your own, started and stopped by name: two lifespans
+    /// with the same name are the same lifespan.
     public static func custom(_ name: String) -> Lifespan {
-        Lifespan(name)
+        Lifespan(name: name)
     }
 
     /// The lifespan's name.

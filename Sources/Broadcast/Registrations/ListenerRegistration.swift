@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A registration listens to its one protocol only: the listener receives no
 /// other protocol's broadcasts through it. An object that is also registered
-/// with ``Broadcaster/addListener(_:receivingStickyBroadcasts:isolation:fileID:line:)``
+/// with ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
 /// still receives each broadcast once.
 public final class ListenerRegistration: Sendable {
     /// When this registration is meant to listen.
@@ -33,32 +33,32 @@ public final class ListenerRegistration: Sendable {
     ///   - listenerType: The one protocol to receive broadcasts to.
     ///   - lifespan: When to listen, for ``ListenerRegistrations``.
     ///   - broadcaster: Where to listen.
-    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
-    ///     broadcast to `listenerType`, if one is kept.
+    ///   - receivingSticky: Whether each start delivers the sticky broadcast
+    ///     to `listenerType`, if one is kept.
     public init<P>(
         _ listener: AnyObject,
         for listenerType: P.Type,
         lifespan: Lifespan = .lifetime,
         on broadcaster: Broadcaster = .shared,
-        receivingStickyBroadcasts: Bool = false
+        receivingSticky: Bool = false
     ) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
         self.protocolType = P.self
-        self.receivesStickyBroadcasts = receivingStickyBroadcasts
+        self.receivesStickyBroadcasts = receivingSticky
         self.target = .weak(WeakListener(listener))
     }
 
     /// A registration for a closure handler, which the registration keeps
-    /// alive; see `ListenerRegistrations.addHandler(for:lifespan:isolation:handler:)`.
+    /// alive; see `ListenerRegistrations.addHandler(for:lifespan:receivingSticky:isolation:handler:)`.
     init(
         retaining listener: RetainedListener, object: AnyObject, protocolType: Any.Type, lifespan: Lifespan,
-        on broadcaster: Broadcaster
+        on broadcaster: Broadcaster, receivingSticky: Bool
     ) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
         self.protocolType = protocolType
-        self.receivesStickyBroadcasts = false
+        self.receivesStickyBroadcasts = receivingSticky
         self.target = .retained(listener, WeakListener(object))
     }
 

@@ -39,21 +39,28 @@ public final class ListenerRegistrations: Sendable {
 
     /// Declares that `listener` listens to `listenerType` during `lifespan`.
     ///
-    /// A ``Lifespan/lifetime`` registration starts at once.
+    /// A ``Lifespan/lifetime`` registration (the default) starts at once.
     ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - receivingSticky: Whether each start delivers the sticky broadcast
+    ///     to `listenerType`, if one is kept.
+    ///   - isolation: Where a ``Lifespan/lifetime`` registration starts;
+    ///     leave the default.
     /// - Returns: The registration, for callers that start and stop it
     ///   individually.
     @discardableResult
     public func add<P>(
         _ listener: AnyObject,
         for listenerType: P.Type,
-        lifespan: Lifespan,
-        receivingStickyBroadcasts: Bool = false,
+        lifespan: Lifespan = .lifetime,
+        receivingSticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> ListenerRegistration {
         let registration = ListenerRegistration(
-            listener, for: P.self, lifespan: lifespan, on: broadcaster,
-            receivingStickyBroadcasts: receivingStickyBroadcasts)
+            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingSticky)
         add(registration)
         return registration
     }
@@ -61,20 +68,62 @@ public final class ListenerRegistrations: Sendable {
     /// Declares a closure handler for `Event` values during `lifespan`.
     ///
     /// The registrations keep the closure alive. A ``Lifespan/lifetime``
-    /// handler starts at once.
+    /// handler (the default) starts at once.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - lifespan: When to listen.
+    ///   - receivingSticky: Whether each start calls `handler` with the
+    ///     sticky `Event`, if one is kept.
+    ///   - isolation: Where the handler runs; defaults to the caller's.
+    ///   - handler: Called with each event.
+    /// - Returns: The registration, for callers that start and stop it
+    ///   individually.
     @discardableResult
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
-        lifespan: Lifespan,
+        lifespan: Lifespan = .lifetime,
+        receivingSticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) -> Void
     ) -> ListenerRegistration {
         let listener = ClosureListener(handler)
         let registration = ListenerRegistration(
             retaining: RetainedListener(listener), object: listener,
-            protocolType: (any EventListener<Event>).self, lifespan: lifespan, on: broadcaster)
+            protocolType: (any EventListener<Event>).self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky)
         add(registration)
         return registration
+    }
+
+    /// Declares a closure handler for `Event` values during `lifespan` that
+    /// receives `owner` too, and is skipped once `owner` is gone, as
+    /// ``Broadcaster/addHandler(for:owner:receivingSticky:isolation:handler:)``
+    /// does.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - lifespan: When to listen.
+    ///   - receivingSticky: Whether each start calls `handler` with the
+    ///     sticky `Event`, if one is kept.
+    ///   - isolation: Where the handler runs; defaults to the caller's.
+    ///   - handler: Called with `owner` and each event.
+    /// - Returns: The registration, for callers that start and stop it
+    ///   individually.
+    @discardableResult
+    public func addHandler<Owner: AnyObject, Event: Sendable>(
+        for eventType: Event.Type,
+        owner: Owner,
+        lifespan: Lifespan = .lifetime,
+        receivingSticky: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping (Owner, Event) -> Void
+    ) -> ListenerRegistration {
+        addHandler(for: Event.self, lifespan: lifespan, receivingSticky: receivingSticky) { [weak owner] event in
+            guard let owner else { return }
+            handler(owner, event)
+        }
     }
 
     /// Adds an existing registration.

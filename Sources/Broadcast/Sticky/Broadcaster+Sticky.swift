@@ -1,21 +1,22 @@
 extension Broadcaster {
     /// Keeps a sticky broadcast to `listenerType` without delivering it now,
-    /// replacing the previous one: listeners that register afterwards asking
-    /// for sticky broadcasts receive it.
+    /// replacing the previous one: listeners that register afterwards with
+    /// `receivingSticky: true` receive it.
     ///
     /// For state whose replay is not the event that set it, for example
     /// "the keyboard is shown" after a frame change, or a state known before
     /// any event.
-    public func setStickyBroadcast<P>(to listenerType: P.Type, _ deliver: @escaping @Sendable (P) -> Void) {
+    public func setStickyBroadcast<P>(for listenerType: P.Type, _ deliver: @escaping @Sendable (P) -> Void) {
         let sticky = StickyBroadcast(for: P.self, onMainActor: false, deliver)
         storage.withLock { $0.setSticky(sticky) }
     }
 
     /// Keeps a sticky broadcast to `listenerType`, replayed on the main
-    /// actor, without delivering it now; see ``setStickyBroadcast(to:_:)``
-    /// and ``broadcastOnMainActor(to:sticky:isolation:_:)``.
+    /// actor, without delivering it now; see
+    /// ``setStickyBroadcast(for:_:)`` and
+    /// ``broadcastOnMainActor(to:sticky:isolation:_:)``.
     public func setStickyBroadcastOnMainActor<P>(
-        to listenerType: P.Type,
+        for listenerType: P.Type,
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) {
         let sticky = StickyBroadcast(for: P.self, onMainActor: true, MainActorCall.wrap(deliver))
@@ -34,18 +35,34 @@ extension Broadcaster {
         storage.withLock { $0.sticky.latest(for: ObjectIdentifier(P.self)) != nil }
     }
 
-    /// Forgets every sticky broadcast and every sticky event: listeners that
-    /// register afterwards receive nothing until the next sticky broadcast.
-    public func removeAllStickyBroadcasts() {
+    /// Forgets every sticky broadcast and every sticky event (a sticky post
+    /// is the sticky broadcast of a value): listeners that register
+    /// afterwards receive nothing until the next sticky broadcast or post.
+    ///
+    /// For a reset (signing out, or between tests that share
+    /// ``shared``); ``clearStickyBroadcast(for:)`` and
+    /// ``clearStickyEvent(for:)`` forget one.
+    public func clearAllStickyBroadcasts() {
         storage.withLock { $0.clearAllSticky() }
     }
 
     /// The sticky `Event`, if one is kept, read without registering anything.
     ///
+    /// Like `CurrentValueSubject.value`: the value that a handler, listener
+    /// or stream registering now with `receivingSticky: true` would receive
+    /// first. `stickyEvent(for:) != nil` says whether one is kept.
+    ///
+    /// ```swift
+    /// broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
+    /// let current = broadcaster.stickyEvent(for: UserSignedIn.self)  // UserSignedIn(name: "Ada")
+    /// ```
+    ///
     /// - Parameter eventType: The event values to read.
-    /// - Returns: The latest `Event` kept by a sticky post or by
-    ///   ``setStickyEvent(_:)``; nil if none is kept.
-    public func stickyEvent<Event: Sendable>(of eventType: Event.Type) -> Event? {
+    /// - Returns: The latest `Event` kept by ``post(_:sticky:isolation:)`` with
+    ///   `sticky: true` or by ``setStickyEvent(_:)``; nil if none is kept
+    ///   (never posted sticky, cleared, or replaced by a sticky protocol
+    ///   broadcast to `any EventListener<Event>`, which carries no value).
+    public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
         let sticky = storage.withLock { $0.sticky.latest(for: protocolID) }
         return sticky?.event as? Event

@@ -16,7 +16,7 @@ struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
     /// Whether every call runs on the main actor (`broadcastOnMainActor`).
     let onMainActor: Bool
-    /// The posted value, for a sticky event (``Broadcaster/stickyEvent(of:)``
+    /// The posted value, for a sticky event (``Broadcaster/stickyEvent(for:)``
     /// reads it without registering); nil for a protocol broadcast.
     let event: (any Sendable)?
     /// Enqueues the broadcast for one entry on the given actor.

@@ -21,7 +21,7 @@ struct AwaitedHandlerTests {
             }
         }
 
-        let made = await broadcaster.postAwaitingHandlers(StoreCleared(reason: "sign-out"))
+        let made = await broadcaster.post(awaitingEach: StoreCleared(reason: "sign-out"))
 
         #expect(made == 2)
         #expect(log.all == ["a:start:sign-out", "a:end", "b:start:sign-out", "b:end"])
@@ -36,7 +36,7 @@ struct AwaitedHandlerTests {
         }
         let second = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in secondStarted.fire() }
 
-        let made = await broadcaster.postAwaitingHandlers(StoreCleared(reason: "x"), order: .concurrent)
+        let made = await broadcaster.post(awaitingEach: StoreCleared(reason: "x"), order: .concurrent)
 
         #expect(made == 2)
         withExtendedLifetime((first, second)) {}
@@ -54,7 +54,7 @@ struct AwaitedHandlerTests {
         released = nil
         cancelled.cancel()
 
-        let made = await broadcaster.postAwaitingHandlers(StoreCleared(reason: "x"))
+        let made = await broadcaster.post(awaitingEach: StoreCleared(reason: "x"))
 
         #expect(made == 1)
         #expect(log.all == ["kept"])
@@ -68,7 +68,7 @@ struct AwaitedHandlerTests {
         let synchronous = broadcaster.addHandler(for: StoreCleared.self) { _ in log.record("synchronous") }
 
         #expect(broadcaster.post(StoreCleared(reason: "x")) == 1)
-        #expect(await broadcaster.postAwaitingHandlers(StoreCleared(reason: "x")) == 1)
+        #expect(await broadcaster.post(awaitingEach: StoreCleared(reason: "x")) == 1)
 
         #expect(log.all == ["synchronous", "awaited"])
         withExtendedLifetime((awaited, synchronous)) {}
@@ -82,7 +82,7 @@ struct AwaitedHandlerTests {
         }
 
         let made = await Task.detached {
-            await broadcaster.postAwaitingHandlers(StoreCleared(reason: "x"))
+            await broadcaster.post(awaitingEach: StoreCleared(reason: "x"))
         }.value
 
         #expect(made == 1)

@@ -235,4 +235,37 @@ struct DeliveryExplanationTests {
         #expect(explanations.map(\.reachesListener) == [true, true, true, false, false, false, false, false])
         #expect(Set(explanations.map(\.description)).count == explanations.count)
     }
+
+    @Test func theValuesADecisionCarriesAreReadAsProperties() {
+        let other = CacheActor.shared
+        #expect(DeliveryExplanation.scheduled(on: MainActor.shared).actor === MainActor.shared)
+        #expect(DeliveryExplanation.scheduledIfConforming(on: other).actor === other)
+        #expect(DeliveryExplanation.calledHere.actor === nil)
+        #expect(DeliveryExplanation.registeredOnlyForOtherProtocols(["P", "Q"]).otherProtocols == ["P", "Q"])
+        #expect(DeliveryExplanation.notRegistered.otherProtocols.isEmpty)
+    }
+
+    @Test func equalityComparesTheDecisionAndActorsByIdentity() {
+        let other = CacheActor.shared
+        #expect(DeliveryExplanation.scheduled(on: MainActor.shared) == .scheduled(on: MainActor.shared))
+        #expect(DeliveryExplanation.scheduled(on: MainActor.shared) != .scheduled(on: other))
+        #expect(DeliveryExplanation.scheduled(on: other) != .scheduledIfConforming(on: other))
+        #expect(DeliveryExplanation.registeredOnlyForOtherProtocols(["P"]) != .registeredOnlyForOtherProtocols(["Q"]))
+        #expect(DeliveryExplanation.calledHere != .doesNotConform)
+    }
+
+    @Test func aSwitchMatchesTheStaticMembers() {
+        func name(of explanation: DeliveryExplanation) -> String {
+            switch explanation {
+            case .calledHere: "calledHere"
+            case .notRegistered, .registrationStopped: "not listening"
+            case _ where explanation == .scheduled(on: MainActor.shared): "scheduled on the main actor"
+            default: "other"
+            }
+        }
+        #expect(name(of: .calledHere) == "calledHere")
+        #expect(name(of: .scheduled(on: MainActor.shared)) == "scheduled on the main actor")
+        #expect(name(of: .registrationStopped) == "not listening")
+        #expect(name(of: .doesNotConform) == "other")
+    }
 }

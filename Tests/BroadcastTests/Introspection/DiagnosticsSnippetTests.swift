@@ -27,10 +27,10 @@ struct DiagnosticsSnippetTests {
     @Test func signingOutForgetsTheUser() {
         let broadcaster = Broadcaster()
         broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
-        #expect(broadcaster.stickyEvent(of: UserSignedIn.self)?.name == "Ada")
+        #expect(broadcaster.stickyEvent(for: UserSignedIn.self)?.name == "Ada")
 
-        broadcaster.removeAllStickyBroadcasts()
-        #expect(broadcaster.stickyEvent(of: UserSignedIn.self) == nil)
+        broadcaster.clearAllStickyBroadcasts()
+        #expect(broadcaster.stickyEvent(for: UserSignedIn.self) == nil)
     }
 
     // Why was my listener not called?
@@ -75,7 +75,7 @@ struct DiagnosticsSnippetTests {
         broadcaster.addListener(Downloader())
 
         #if DEBUG
-            #expect(reports.withLock { $0.map(\.listenerType) } == ["Downloader"])
+            #expect(reports.withLock { $0.map(\.typeName) } == ["Downloader"])
         #endif
     }
 
@@ -95,7 +95,7 @@ extension DiagnosticsSnippetTests.FeedScreen: @MainActor PostCreationListener {
     func postCreated(_ post: Post) { titles.append(post.title) }
 }
 
-/// The `isRegistered(_:)` and `stickyEvent(of:)` examples of the doc comments.
+/// The `isRegistered(_:)` and `stickyEvent(for:)` examples of the doc comments.
 @Suite("Diagnostics doc comment examples")
 struct DiagnosticsDocCommentTests {
     @Test func isRegisteredExample() {
@@ -110,7 +110,7 @@ struct DiagnosticsDocCommentTests {
         struct UserSignedIn: Sendable, Equatable { let name: String }
         let broadcaster = Broadcaster()
         broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
-        let current = broadcaster.stickyEvent(of: UserSignedIn.self)  // UserSignedIn(name: "Ada")
+        let current = broadcaster.stickyEvent(for: UserSignedIn.self)  // UserSignedIn(name: "Ada")
         #expect(current == UserSignedIn(name: "Ada"))
     }
 

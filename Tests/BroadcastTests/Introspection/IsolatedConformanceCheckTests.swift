@@ -32,9 +32,8 @@ struct IsolatedConformanceCheckTests {
             #expect(
                 diagnostics.all == [
                     BroadcastDiagnostic(
-                        kind: .isolatedConformanceRegisteredOffMainActor(protocolName: "Ping"),
-                        listenerType: "MainConformer", fileID: "BroadcastTests/IsolatedConformanceCheckTests.swift",
-                        line: line)
+                        kind: .isolatedConformanceRegisteredOffMainActor, typeName: "MainConformer",
+                        protocolName: "Ping", fileID: "BroadcastTests/IsolatedConformanceCheckTests.swift", line: line)
                 ])
             #expect(
                 diagnostics.all.first?.description
@@ -62,8 +61,8 @@ struct IsolatedConformanceCheckTests {
             await broadcaster.waitForScheduledDeliveries()
 
             #expect(made == 1)
-            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor(protocolName: "Ping")])
-            #expect(diagnostics.all.map(\.listenerType) == ["IsolatedPinger"])
+            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor])
+            #expect(diagnostics.all.map(\.typeName) == ["IsolatedPinger"])
             withExtendedLifetime(pinger) {}
         }
 
@@ -81,7 +80,7 @@ struct IsolatedConformanceCheckTests {
             _ = await MainActor.run { broadcaster.listenerCount(of: Ping.self) }
             await broadcaster.waitForScheduledDeliveries()
 
-            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor(protocolName: "Ping")])
+            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor])
             #expect(diagnostics.all.map(\.line) == [line])
             withExtendedLifetime(conformer) {}
         }
@@ -99,7 +98,7 @@ struct IsolatedConformanceCheckTests {
             _ = await onNewThread { broadcaster.listenerCount(of: Ping.self) }
             await broadcaster.waitForScheduledDeliveries()
 
-            #expect(diagnostics.all.map(\.listenerType) == ["MainConformer"])
+            #expect(diagnostics.all.map(\.typeName) == ["MainConformer"])
             withExtendedLifetime((first, second)) {}
         }
 

@@ -1,30 +1,30 @@
 import Broadcast
 import Testing
 
-/// `stickyEvent(of:)` reads the sticky value without registering;
-/// `removeAllStickyBroadcasts()` forgets every sticky broadcast and event.
+/// `stickyEvent(for:)` reads the sticky value without registering;
+/// `clearAllStickyBroadcasts()` forgets every sticky broadcast and event.
 @Suite("Sticky state")
 struct StickyStateTests {
     @Test func stickyEventIsTheLatestStickyPost() {
         let broadcaster = Broadcaster()
-        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+        #expect(broadcaster.stickyEvent(for: SignedIn.self) == nil)
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
         broadcaster.post(SignedIn(user: "grace"))  // not sticky: the sticky one stays
-        #expect(broadcaster.stickyEvent(of: SignedIn.self) == SignedIn(user: "ada"))
+        #expect(broadcaster.stickyEvent(for: SignedIn.self) == SignedIn(user: "ada"))
         broadcaster.post(SignedIn(user: "alan"), sticky: true)
-        #expect(broadcaster.stickyEvent(of: SignedIn.self) == SignedIn(user: "alan"))
-        #expect(broadcaster.stickyEvent(of: Connectivity.self) == nil)
-        #expect(broadcaster.listenerCount == 0)  // reading registered nothing
+        #expect(broadcaster.stickyEvent(for: SignedIn.self) == SignedIn(user: "alan"))
+        #expect(broadcaster.stickyEvent(for: Connectivity.self) == nil)
+        #expect(broadcaster.registrationCount == 0)  // reading registered nothing
     }
 
     @Test func stickyEventAgreesWithWhatALateHandlerReceives() {
         let broadcaster = Broadcaster()
         broadcaster.setStickyEvent(Connectivity(isOnline: false))
         let received = Locked<[Connectivity]>([])
-        let token = broadcaster.addHandler(for: Connectivity.self, receivingStickyEvent: true) { event in
+        let token = broadcaster.addHandler(for: Connectivity.self, receivingSticky: true) { event in
             received.withLock { $0.append(event) }
         }
-        #expect(broadcaster.stickyEvent(of: Connectivity.self) == Connectivity(isOnline: false))
+        #expect(broadcaster.stickyEvent(for: Connectivity.self) == Connectivity(isOnline: false))
         #expect(received.withLock { $0 } == [Connectivity(isOnline: false)])
         withExtendedLifetime(token) {}
     }
@@ -32,8 +32,8 @@ struct StickyStateTests {
     @Test func clearingForgetsTheStickyEvent() {
         let broadcaster = Broadcaster()
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
-        broadcaster.clearStickyEvent(of: SignedIn.self)
-        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+        broadcaster.clearStickyEvent(for: SignedIn.self)
+        #expect(broadcaster.stickyEvent(for: SignedIn.self) == nil)
     }
 
     @Test func aStickyProtocolBroadcastToTheEventsListenersCarriesNoValue() {
@@ -43,21 +43,21 @@ struct StickyStateTests {
             $0.receive(SignedIn(user: "replaced"))
         }
         #expect(broadcaster.hasStickyBroadcast(for: (any EventListener<SignedIn>).self))
-        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+        #expect(broadcaster.stickyEvent(for: SignedIn.self) == nil)
     }
 
-    @Test func removeAllStickyBroadcastsForgetsBroadcastsAndEvents() {
+    @Test func clearAllStickyBroadcastsForgetsBroadcastsAndEvents() {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
         broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("g") }
-        broadcaster.setStickyBroadcast(to: Farewell.self) { $0.bid("f") }
+        broadcaster.setStickyBroadcast(for: Farewell.self) { $0.bid("f") }
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
-        broadcaster.removeAllStickyBroadcasts()
+        broadcaster.clearAllStickyBroadcasts()
         #expect(!broadcaster.hasStickyBroadcast(for: Greeting.self))
         #expect(!broadcaster.hasStickyBroadcast(for: Farewell.self))
-        #expect(broadcaster.stickyEvent(of: SignedIn.self) == nil)
+        #expect(broadcaster.stickyEvent(for: SignedIn.self) == nil)
         let late = SpyListener("late", log: log)
-        broadcaster.addListener(late, receivingStickyBroadcasts: true)
+        broadcaster.addListener(late, receivingSticky: true)
         #expect(log.all.isEmpty)
         broadcaster.greet("live")  // later broadcasts still deliver
         #expect(log.all == ["late.greet(live)"])

@@ -20,7 +20,7 @@ struct UnretainedListenerTests {
             #expect(
                 diagnostics.all == [
                     BroadcastDiagnostic(
-                        kind: .listenerReleasedOnRegistration, listenerType: "CountingPing",
+                        kind: .listenerReleasedOnRegistration, typeName: "CountingPing",
                         fileID: "BroadcastTests/UnretainedListenerTests.swift", line: line)
                 ])
             #expect(
@@ -29,15 +29,15 @@ struct UnretainedListenerTests {
                     + "was released as soon as it was registered: nothing else kept it alive, and a broadcaster "
                     + "holds listeners weakly, so it will never be called. Keep a strong reference to it, for "
                     + "example in a property of its owner.")
-            #expect(broadcaster.listenerCount == 0)
+            #expect(broadcaster.registrationCount == 0)
         }
 
         @Test func aFactoryResultNobodyKeepsIsReported() {
             let diagnostics = DiagnosticLog()
             let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
             func makeListener() -> AnyObject { PostRecorder() }
-            broadcaster.addListener(makeListener(), receivingStickyBroadcasts: true)
-            #expect(diagnostics.all.map(\.listenerType) == ["PostRecorder"])
+            broadcaster.addListener(makeListener(), receivingSticky: true)
+            #expect(diagnostics.all.map(\.typeName) == ["PostRecorder"])
         }
     #endif
 
@@ -54,7 +54,7 @@ struct UnretainedListenerTests {
         let screen = await Screen(broadcaster: broadcaster)  // a main-actor listener
         broadcaster.addListener(42 as AnyObject)  // refused, not registered
         #expect(diagnostics.all.isEmpty)
-        #expect(broadcaster.listenerCount == 3)
+        #expect(broadcaster.registrationCount == 3)
         withExtendedLifetime((kept, downloader, screen)) {}
     }
 
@@ -65,6 +65,6 @@ struct UnretainedListenerTests {
         let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
         _ = Downloader(broadcaster: broadcaster)
         #expect(diagnostics.all.isEmpty)
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
     }
 }

@@ -31,11 +31,11 @@ struct EventStreamTests {
         broadcaster.post(Connectivity(isOnline: true))
         var signals = started.stream.makeAsyncIterator()
         await signals.next()  // the consumer is mid-iteration
-        #expect(broadcaster.listenerCount == 1)
+        #expect(broadcaster.registrationCount == 1)
         consumer.cancel()
         let received = await consumer.value
         #expect(received == [Connectivity(isOnline: true)])
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
         #expect(broadcaster.post(Connectivity(isOnline: false)) == 0)
     }
 

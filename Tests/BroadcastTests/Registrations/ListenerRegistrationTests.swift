@@ -75,7 +75,7 @@ struct ListenerRegistrationTests {
         registration?.start()  // the listener is gone: nothing to start
         registration?.stop()
         #expect(log.all == ["gone.greet(alive)"])
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
     }
 
     @Test("releasing a registration stops it")
@@ -124,6 +124,58 @@ struct ListenerRegistrationTests {
         #expect(registrations.registrations(of: .visible).count == 1)
     }
 
+    @Test("the lifespan defaults to lifetime: added registrations and handlers start at once")
+    func lifespanDefaultsToLifetime() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let spy = SpyListener("a", log: log)
+        let registrations = ListenerRegistrations(broadcaster: broadcaster)
+        let added = registrations.add(spy, for: Greeting.self)
+        let handler = registrations.addHandler(for: SignedIn.self) { log.append("handler.signedIn(\($0.user))") }
+
+        broadcaster.greet("now")
+        broadcaster.post(SignedIn(user: "now"))
+
+        #expect(added.lifespan == .lifetime && handler.lifespan == .lifetime)
+        #expect(log.all == ["a.greet(now)", "handler.signedIn(now)"])
+    }
+
+    @Test("a registered handler receiving sticky gets the sticky event at each start")
+    func handlerReceivingStickyGetsTheStickyEventAtEachStart() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let registrations = ListenerRegistrations(broadcaster: broadcaster)
+        broadcaster.post(SignedIn(user: "ada"), sticky: true)
+        registrations.addHandler(for: SignedIn.self, lifespan: .visible, receivingSticky: true) {
+            log.append("sticky.\($0.user)")
+        }
+        registrations.addHandler(for: SignedIn.self, lifespan: .visible) { log.append("plain.\($0.user)") }
+
+        registrations.start(.visible)
+        registrations.stop(.visible)
+        registrations.start(.visible)
+
+        #expect(log.all == ["sticky.ada", "sticky.ada"])
+    }
+
+    @Test("a registered handler with an owner receives it, and is skipped once the owner is gone")
+    func handlerWithOwnerIsSkippedOnceTheOwnerIsGone() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let registrations = ListenerRegistrations(broadcaster: broadcaster)
+        var owner: SpyListener? = SpyListener("owner", log: log)
+        registrations.addHandler(for: SignedIn.self, owner: owner!) { owner, event in
+            log.append("\(owner.name).signedIn(\(event.user))")
+        }
+
+        broadcaster.post(SignedIn(user: "1"))
+        owner = nil
+        broadcaster.post(SignedIn(user: "2"))
+
+        #expect(log.all == ["owner.signedIn(1)"])
+        #expect(broadcaster.registrationCount == 1)  // registered until the registrations go
+    }
+
     @Test("releasing a ListenerRegistrations stops all of its registrations")
     func releasingRegistrationsStopsAll() {
         let broadcaster = Broadcaster()
@@ -135,7 +187,7 @@ struct ListenerRegistrationTests {
         registrations = nil
         broadcaster.greet("2")
         #expect(log.all == ["a.greet(1)"])
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
     }
 }
 

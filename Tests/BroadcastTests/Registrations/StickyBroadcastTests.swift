@@ -12,7 +12,7 @@ struct StickyBroadcastTests {
         broadcaster.greet("not sticky")  // leaves the sticky one in place
 
         let late = SpyListener("late", log: log)
-        broadcaster.addListener(late, receivingStickyBroadcasts: true)
+        broadcaster.addListener(late, receivingSticky: true)
         let uninterested = SpyListener("plain", log: log)
         broadcaster.addListener(uninterested)
 
@@ -28,13 +28,13 @@ struct StickyBroadcastTests {
         broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("g") }
 
         let one = SpyListener("one", log: log)
-        broadcaster.addListener(one, receivingStickyBroadcasts: true)
+        broadcaster.addListener(one, receivingSticky: true)
         #expect(log.all == ["one.bid(f)", "one.greet(g)"])
 
         broadcaster.clearStickyBroadcast(for: Farewell.self)
         #expect(!broadcaster.hasStickyBroadcast(for: Farewell.self))
         let two = SpyListener("two", log: log)
-        broadcaster.addListener(two, receivingStickyBroadcasts: true)
+        broadcaster.addListener(two, receivingSticky: true)
         #expect(log.all.suffix(1) == ["two.greet(g)"])
         withExtendedLifetime((one, two)) {}
     }
@@ -46,7 +46,7 @@ struct StickyBroadcastTests {
         let spy = SpyListener("a", log: log)
         broadcaster.addListener(spy)
         broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("s") }
-        broadcaster.addListener(spy, receivingStickyBroadcasts: true)
+        broadcaster.addListener(spy, receivingSticky: true)
         #expect(log.all == ["a.greet(s)"])
     }
 
@@ -56,21 +56,21 @@ struct StickyBroadcastTests {
         let log = DeliveryLog()
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
 
-        let token = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) {
+        let token = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true) {
             log.append("handler(\($0.user))")
         }
         let quiet = broadcaster.addHandler(for: SignedIn.self) { log.append("quiet(\($0.user))") }
-        var iterator = broadcaster.events(of: SignedIn.self, receivingStickyEvent: true).makeAsyncIterator()
+        var iterator = broadcaster.events(of: SignedIn.self, receivingSticky: true).makeAsyncIterator()
         let first = await iterator.next()
 
         let spy = SpyListener("reg", log: log)
         let registration = ListenerRegistration(
-            spy, for: Greeting.self, on: broadcaster, receivingStickyBroadcasts: true)
+            spy, for: Greeting.self, on: broadcaster, receivingSticky: true)
         broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("s") }
         registration.start()
 
-        broadcaster.clearStickyEvent(of: SignedIn.self)
-        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingStickyEvent: true) {
+        broadcaster.clearStickyEvent(for: SignedIn.self)
+        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true) {
             log.append("cleared(\($0.user))")
         }
 
@@ -85,7 +85,7 @@ struct StickyBroadcastTests {
         let broadcaster = Broadcaster()
         await Task.detached { _ = broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("bg") } }.value
         let screen = StickyScreen()
-        broadcaster.addListener(screen, receivingStickyBroadcasts: true)
+        broadcaster.addListener(screen, receivingSticky: true)
         #expect(screen.received == ["bg"])  // registered on the main actor: replayed synchronously
     }
 }
@@ -132,7 +132,7 @@ struct StickyRaceTests {
             }
             let spies = (0..<8).map { _ in CounterSpy() }
             let registering = Task.detached {
-                for spy in spies { broadcaster.addListener(spy, receivingStickyBroadcasts: true) }
+                for spy in spies { broadcaster.addListener(spy, receivingSticky: true) }
             }
             await poster.value
             await registering.value

@@ -30,7 +30,7 @@ struct BackgroundCountTests {
         // Once the main actor has settled the question, the count is exact.
         let again = await Task.detached { broadcaster.broadcast(to: LifePing.self) { $0.ping(2) } }.value
         #expect(again == 0)
-        let awaited = await Task.detached { await broadcaster.broadcastAndWait(to: LifePing.self) { $0.ping(3) } }.value
+        let awaited = await Task.detached { await broadcaster.countedBroadcast(to: LifePing.self) { $0.ping(3) } }.value
         #expect(awaited == 0)
         withExtendedLifetime(bystander) {}
     }

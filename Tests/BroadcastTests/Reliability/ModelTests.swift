@@ -33,7 +33,7 @@ struct ReliabilityModelTests {
         await Self.run(.synchronous, defaultCount: 2000)
     }
 
-    @Test("awaited broadcasts (broadcastAndWait) match the model")
+    @Test("awaited broadcasts (counted, then the barrier) match the model")
     func awaitedSequences() async {
         await Self.run(.awaited, defaultCount: 600)
     }
@@ -61,7 +61,7 @@ struct ReliabilityModelTests {
 enum ModelMode: String, Sendable {
     /// Non-isolated test, `broadcast`, listeners registered with no actor.
     case synchronous
-    /// Same, top-level broadcasts through `broadcastAndWait`.
+    /// Same, top-level broadcasts counted, then the barrier.
     case awaited
     /// Everything from main-actor code: listeners registered on the main actor
     /// are called synchronously when the broadcast is made there.
@@ -107,8 +107,9 @@ func runModelSequence(
                 mismatches.append("listenerCount(of: \(target)) expected \(expected.count), actual \(count)")
             }
         }
-        if harness.broadcaster.listenerCount != model.liveCount {
-            mismatches.append("listenerCount expected \(model.liveCount), actual \(harness.broadcaster.listenerCount)")
+        if harness.broadcaster.registrationCount != model.liveCount {
+            mismatches.append(
+                "registrationCount expected \(model.liveCount), actual \(harness.broadcaster.registrationCount)")
         }
         if verbose { print(history.last!, "->", harness.log) }
         if !mismatches.isEmpty {

@@ -119,11 +119,12 @@ final class ModelHarness: @unchecked Sendable {
 
     /// A top-level operation.
     ///
-    /// `awaited` broadcasts use `broadcastAndWait`.
+    /// `awaited` broadcasts count their calls and wait with the barrier
+    /// (`countedBroadcast`).
     func perform(_ action: ModelAction, awaited: Bool, isolation: isolated (any Actor)? = #isolation) async {
         if awaited, case .broadcast(let plan) = action {
             register(plan)
-            let count = await sendAndWait(plan)
+            let count = await sendCountingCalls(plan)
             log.append(.returned(plan: plan.id, count: count))
         } else {
             apply(action, awaited: false)
@@ -163,13 +164,13 @@ final class ModelHarness: @unchecked Sendable {
         }
     }
 
-    private func sendAndWait(_ plan: ModelPlan, isolation: isolated (any Actor)? = #isolation) async -> Int {
+    private func sendCountingCalls(_ plan: ModelPlan, isolation: isolated (any Actor)? = #isolation) async -> Int {
         let id = plan.id
         switch plan.target {
-        case .a: return await broadcaster.broadcastAndWait(to: ModelPA.self) { $0.receiveA(id) }
-        case .b: return await broadcaster.broadcastAndWait(to: ModelPB.self) { $0.receiveB(id) }
-        case .c: return await broadcaster.broadcastAndWait(to: ModelPC.self) { $0.receiveC(id) }
-        case .classA: return await broadcaster.broadcastAndWait(to: ModelA.self) { $0.receiveClass(id) }
+        case .a: return await broadcaster.countedBroadcast(to: ModelPA.self) { $0.receiveA(id) }
+        case .b: return await broadcaster.countedBroadcast(to: ModelPB.self) { $0.receiveB(id) }
+        case .c: return await broadcaster.countedBroadcast(to: ModelPC.self) { $0.receiveC(id) }
+        case .classA: return await broadcaster.countedBroadcast(to: ModelA.self) { $0.receiveClass(id) }
         }
     }
 

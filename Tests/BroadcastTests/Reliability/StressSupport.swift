@@ -224,24 +224,25 @@ final class StressWorld: Sendable {
         }
     }
 
-    /// An awaited broadcast; checks at once that every call it counted ran.
-    func broadcastAndWait(_ target: StressTarget) async {
+    /// A broadcast, then the barrier; checks at once that every call it
+    /// counted ran.
+    func broadcastThenWait(_ target: StressTarget) async {
         let probe = newProbe(depth: 0)
         let start = tick()
         let returned: Int
         switch target {
         case .p1:
-            returned = await broadcaster.broadcastAndWait(to: StressP1.self) {
+            returned = await broadcaster.countedBroadcast(to: StressP1.self) {
                 probe.calls.add(1, ordering: .relaxed)
                 $0.hear1(probe)
             }
         case .p2:
-            returned = await broadcaster.broadcastAndWait(to: StressP2.self) {
+            returned = await broadcaster.countedBroadcast(to: StressP2.self) {
                 probe.calls.add(1, ordering: .relaxed)
                 $0.hear2(probe)
             }
         case .p3:
-            returned = await broadcaster.broadcastAndWait(to: StressP3.self) {
+            returned = await broadcaster.countedBroadcast(to: StressP3.self) {
                 probe.calls.add(1, ordering: .relaxed)
                 $0.hear3(probe)
             }
@@ -250,7 +251,7 @@ final class StressWorld: Sendable {
         let calls = probe.calls.load(ordering: .sequentiallyConsistent)
         if calls != returned {
             barrierViolations.withLock {
-                $0.append("broadcastAndWait #\(probe.id) returned \(returned) but \(calls) calls had run")
+                $0.append("countedBroadcast #\(probe.id) returned \(returned) but \(calls) calls had run")
             }
         }
         records.withLock {

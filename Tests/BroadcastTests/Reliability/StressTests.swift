@@ -18,7 +18,7 @@ import Testing
 ///    once (main-actor listeners: once the scheduled deliveries drained); no
 ///    listener ever receives a broadcast twice.
 /// 3. **Counts**: what `broadcast` returned equals the calls its closure made;
-///    `broadcastAndWait` returns only after all of them ran.
+///    after `waitForScheduledDeliveries()` returns, all of them have run.
 /// 4. **Actors**: main-actor listeners are only ever called on the main actor.
 ///
 /// Size: 8 × 5,000 operations; `BROADCAST_STRESS_OPERATIONS=<per thread>`
@@ -209,7 +209,7 @@ enum StressRound {
             case ..<80:
                 world.broadcast(target, depth: 0)
             case ..<86:
-                blockOn { await world.broadcastAndWait(target) }
+                blockOn { await world.broadcastThenWait(target) }
             case ..<91:
                 blockOn { @MainActor in world.broadcast(target, depth: 0) }
             case ..<93 where screensAdded < 1:

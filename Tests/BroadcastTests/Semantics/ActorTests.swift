@@ -116,7 +116,7 @@ struct ActorTests {
         }
     }
 
-    @Test func broadcastAndWaitReturnsTheExactCountAfterEveryDelivery() async {
+    @Test func countingCallsThenTheBarrierGivesTheExactCountAfterEveryDelivery() async {
         let broadcaster = Broadcaster()
         let screen = await Screen(broadcaster: broadcaster)
         let bystander = await Bystander(broadcaster: broadcaster)
@@ -124,22 +124,22 @@ struct ActorTests {
         for recorder in recorders { broadcaster.addListener(recorder) }
 
         let made = await Task.detached {
-            await broadcaster.broadcastAndWait(to: PostCreationListener.self) { $0.postCreated(Self.post("awaited")) }
+            await broadcaster.countedBroadcast(to: PostCreationListener.self) { $0.postCreated(Self.post("awaited")) }
         }.value
 
         #expect(made == 3)
         for recorder in recorders { #expect(recorder.log.all == ["awaited"]) }
         await MainActor.run {
-            // Already delivered when broadcastAndWait returned: no barrier here.
+            // Already delivered when the barrier returned: no second barrier here.
             #expect(screen.titles == ["awaited"])
         }
         withExtendedLifetime(bystander) {}
     }
 
-    @MainActor @Test func broadcastAndWaitOnTheMainActorCountsTheScreen() async {
+    @MainActor @Test func countingCallsOnTheMainActorCountsTheScreen() async {
         let broadcaster = Broadcaster()
         let screen = Screen(broadcaster: broadcaster)
-        let made = await broadcaster.broadcastAndWait(to: PostCreationListener.self) {
+        let made = await broadcaster.countedBroadcast(to: PostCreationListener.self) {
             $0.postCreated(Self.post("main"))
         }
         #expect(made == 1)
@@ -182,8 +182,9 @@ struct ActorTests {
         broadcaster.addListener(spy)  // registered from non-isolated code
 
         let waited = await Task.detached {
-            await broadcaster.broadcastOnMainActorAndWait(to: KeyboardListener.self) { $0.keyboardChanged(height: 1) }
+            broadcaster.broadcastOnMainActor(to: KeyboardListener.self) { $0.keyboardChanged(height: 1) }
         }.value
+        await broadcaster.waitForScheduledDeliveries()
         #expect(waited == 1)
         #expect(spy.log.all == ["1.0@main"])
 
@@ -232,7 +233,7 @@ struct ActorTests {
         await room.join(broadcaster)
         let made = await Self.onNewThread { broadcaster.ping(1) }
         await broadcaster.waitForScheduledDeliveries()
-        let waited = await Task { @MainActor in await broadcaster.broadcastAndWait(to: Ping.self) { $0.ping(2) } }.value
+        let waited = await Task { @MainActor in await broadcaster.countedBroadcast(to: Ping.self) { $0.ping(2) } }.value
 
         #expect(made == 1)
         #expect(waited == 1)
@@ -298,7 +299,7 @@ struct ActorTests {
         let broadcaster = Broadcaster()
         let screen = Screen(broadcaster: broadcaster)
         let bystander = Bystander(broadcaster: broadcaster)
-        #expect(broadcaster.listenerCount == 2)
+        #expect(broadcaster.registrationCount == 2)
         #expect(broadcaster.listeners(of: PostCreationListener.self).count == 1)
         #expect(broadcaster.listenerCount(of: PostCreationListener.self) == 1)
         withExtendedLifetime((screen, bystander)) {}

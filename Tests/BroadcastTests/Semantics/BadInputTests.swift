@@ -23,7 +23,7 @@ struct BadInputTests {
         #expect(broadcaster.addListener(3.5 as AnyObject) == false)
         #expect(broadcaster.addListener([1, 2] as AnyObject) == false)
 
-        #expect(broadcaster.listenerCount == 1)
+        #expect(broadcaster.registrationCount == 1)
         #expect(broadcaster.debugDescription == "Broadcaster(1 listener: CountingPing)")
         #expect(broadcaster.ping(1) == 1)
         withExtendedLifetime(resident) {}
@@ -35,7 +35,7 @@ struct BadInputTests {
         let objcBase = NSObject()
         #expect(broadcaster.addListener(plain))
         #expect(broadcaster.addListener(objcBase))
-        #expect(broadcaster.listenerCount == 2)
+        #expect(broadcaster.registrationCount == 2)
         #expect(broadcaster.ping(1) == 1)
         #expect(plain.calls.count == 1)
         withExtendedLifetime(objcBase) {}

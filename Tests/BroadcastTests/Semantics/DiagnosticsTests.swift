@@ -21,7 +21,7 @@ struct DiagnosticsTests {
         #expect(description == "Broadcaster(3 listeners: PostRecorder, CountingPing, Screen @MainActor)")
         #expect(!description.contains("Ghost"))
         #if DEBUG
-            #expect(diagnostics.all.map(\.listenerType) == ["Ghost"])  // the mistake, reported
+            #expect(diagnostics.all.map(\.typeName) == ["Ghost"])  // the mistake, reported
         #endif
         withExtendedLifetime((recorder, counter, screen)) {}
     }
@@ -38,7 +38,7 @@ struct DiagnosticsTests {
         doomed = nil
         #expect(broadcaster.listenerCount(of: Ping.self) == 2)
         #expect(broadcaster.listenerCount(of: PostCreationListener.self) == 1)
-        #expect(broadcaster.listenerCount == 3)
+        #expect(broadcaster.registrationCount == 3)
         #expect(broadcaster.ping(1) == broadcaster.listenerCount(of: Ping.self))
         withExtendedLifetime((recorder, pings)) {}
     }

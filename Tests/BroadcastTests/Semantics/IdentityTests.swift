@@ -34,7 +34,7 @@ struct IdentityTests {
 
         #expect(broadcaster.ping(1) == 2)
         #expect(log.all == ["a:1", "b:1"])
-        #expect(broadcaster.listenerCount == 2)
+        #expect(broadcaster.registrationCount == 2)
 
         // Also once the per-protocol index exists.
         broadcaster.addListener(a)
@@ -56,7 +56,7 @@ struct IdentityTests {
         broadcaster.removeListener(stranger)
         broadcaster.ping(2)
         #expect(log.all == ["a:1"])
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
     }
 
     /// Fresh scenarios each reuse test tries before it gives up.
@@ -91,10 +91,10 @@ struct IdentityTests {
             guard let reused = Self.spy(reusing: address, log: log) else { continue }
             // Not registered just because it sits where a listener used to be.
             #expect(broadcaster.ping(1) == 0)
-            #expect(broadcaster.listenerCount == 0)
+            #expect(broadcaster.registrationCount == 0)
 
             #expect(broadcaster.addListener(reused))
-            #expect(broadcaster.listenerCount == 1)
+            #expect(broadcaster.registrationCount == 1)
             #expect(broadcaster.ping(2) == 1)
             #expect(log.all == ["old:0", "new:2"])
 

@@ -73,7 +73,7 @@ struct PayloadBroadcastTests {
         }
 
         let late = NamedPostRecorder("late", log: log)
-        broadcaster.addListener(late, receivingStickyBroadcasts: true)
+        broadcaster.addListener(late, receivingSticky: true)
 
         #expect(log.all == ["late:latest"])
     }
@@ -111,7 +111,7 @@ struct PayloadBroadcastTests {
         #expect(screen.titles == ["direct"])
     }
 
-    @Test func broadcastAndWaitReturnsTheExactCountAfterEveryCall() async {
+    @Test func aPayloadBroadcastFollowedByTheBarrierHasMadeEveryCall() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
         let plain = NamedPostRecorder("plain", log: log)
@@ -119,10 +119,9 @@ struct PayloadBroadcastTests {
         let screen = await Screen(broadcaster: broadcaster)
 
         let made = await Task.detached {
-            await broadcaster.broadcastAndWait(to: PostCreationListener.self, with: Post(title: "waited")) {
-                $0.postCreated($1)
-            }
+            broadcaster.broadcast(to: PostCreationListener.self, with: Post(title: "waited")) { $0.postCreated($1) }
         }.value
+        await broadcaster.waitForScheduledDeliveries()
 
         #expect(made == 2)
         #expect(log.all == ["plain:waited"])

@@ -44,7 +44,7 @@ struct ReentrancyTests {
         broadcaster.ping(1)
         broadcaster.ping(2)
         #expect(log.all == ["self:1"])
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
         withExtendedLifetime(selfRemover) {}
     }
 
@@ -88,7 +88,7 @@ struct ReentrancyTests {
         let busy = PingSpy("busy", log: log) { n in
             guard n == 1 else { return }
             broadcaster.addListener(newcomer)
-            log.record("count:\(broadcaster.listenerCount)")
+            log.record("count:\(broadcaster.registrationCount)")
             log.record("of:\(broadcaster.listenerCount(of: Ping.self))")
             log.record("listeners:\(broadcaster.listeners(of: Ping.self).count)")
             log.record("nested-made:\(broadcaster.ping(2))")

@@ -33,7 +33,7 @@ struct ThreadTests {
 
         #expect(transientsMissed.load(ordering: .relaxed) == 0)
         for resident in residents { #expect(resident.calls.count == threads * rounds) }
-        #expect(broadcaster.listenerCount == residents.count)
+        #expect(broadcaster.registrationCount == residents.count)
         #expect(broadcaster.ping(0) == residents.count)
     }
 
@@ -74,7 +74,7 @@ struct ThreadTests {
 
         #expect(violations.load(ordering: .relaxed) == 0)
         #expect(delivered.load(ordering: .relaxed) > 0)
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
     }
 
     @Test func removalInsideAListenerStopsTheRestOfThatBroadcastOnItsThread() {
@@ -101,7 +101,7 @@ struct ThreadTests {
             #expect(removerLogs[thread].all.contains("remover:\(thread)"))
             #expect(!partnerLogs[thread].all.contains("partner:\(thread)"))
         }
-        #expect(broadcaster.listenerCount == 0)
+        #expect(broadcaster.registrationCount == 0)
     }
 
     @Test func noLockIsHeldWhileAListenerRuns() {
@@ -119,7 +119,7 @@ struct ThreadTests {
                 broadcaster.addListener(other)
                 log.record("helper-made:\(broadcaster.ping(2))")
                 broadcaster.removeListener(other)
-                log.record("helper-count:\(broadcaster.listenerCount)")
+                log.record("helper-count:\(broadcaster.registrationCount)")
                 done.signal()
             }
             if done.wait(timeout: .now() + 20) == .success { helperFinished.store(true, ordering: .relaxed) }

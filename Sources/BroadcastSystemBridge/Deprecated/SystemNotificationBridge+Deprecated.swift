@@ -1,0 +1,27 @@
+import Broadcast
+
+// The 0.1.0 way of registering a listener through the bridge, kept for one
+// release: the bridge keeps the current state as sticky broadcasts, so the
+// broadcaster's own `addListener(_:receivingSticky:)` does the same.
+
+extension SystemNotificationBridge {
+    /// Registers `listener` with the bridge's broadcaster and, if asked, tells
+    /// it the current state at once; the same as
+    /// ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
+    /// on ``broadcaster``.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to register.
+    ///   - receivingCurrentState: Whether to tell it the current state now.
+    ///   - isolation: The caller's isolation; leave the default.
+    /// - Returns: `false` if the broadcaster refused the listener.
+    @available(*, deprecated, message: "Use broadcaster.addListener(_:receivingSticky:)")
+    @discardableResult
+    public func addListener(
+        _ listener: AnyObject,
+        receivingCurrentState: Bool,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> Bool {
+        broadcaster.addListener(listener, receivingSticky: receivingCurrentState, isolation: isolation)
+    }
+}

@@ -1,0 +1,25 @@
+import Broadcast
+import Testing
+
+@Suite("Diagnostic kinds")
+struct DiagnosticKindTests {
+    @Test func eachKindIsDistinctAndNamedAsItsStaticMember() {
+        let kinds: [BroadcastDiagnostic.Kind] = [
+            .listenerReleasedOnRegistration, .isolatedConformanceRegisteredOffMainActor,
+        ]
+        #expect(
+            kinds.map(\.description) == ["listenerReleasedOnRegistration", "isolatedConformanceRegisteredOffMainActor"])
+        #expect(Set(kinds).count == kinds.count)
+    }
+
+    @Test func aSwitchMatchesTheStaticMembers() {
+        func isAboutRegistration(_ kind: BroadcastDiagnostic.Kind) -> Bool {
+            switch kind {
+            case .listenerReleasedOnRegistration, .isolatedConformanceRegisteredOffMainActor: true
+            default: false
+            }
+        }
+        #expect(isAboutRegistration(.listenerReleasedOnRegistration))
+        #expect(isAboutRegistration(.isolatedConformanceRegisteredOffMainActor))
+    }
+}
