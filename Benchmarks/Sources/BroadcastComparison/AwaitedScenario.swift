@@ -29,20 +29,6 @@ func printAwaitedTables(_ rows: [Row]) {
     }
 }
 
-/// The awaited targets, evaluated on `rows`.
-func awaitedTargets(rows: [Row]) -> [TargetResult] {
-    ["awaited-nonisolated", "awaited-main-actor"].compactMap { scenario in
-        guard
-            let ratio = rows.first(where: {
-                $0.implementation == BroadcasterAwaited.name && $0.scenario == scenario && $0.n == 1000
-            })?.ratioToReference
-        else { return nil }
-        return TargetResult(
-            target: "\(scenario) at N = 1000 ≤ 1.5× \(WeakBoxAwaitLoop.name)",
-            measured: String(format: "%.2f×", ratio), met: ratio <= 1.5)
-    }
-}
-
 @MainActor
 private func awaitedRows(n: Int, onMainActor: Bool, options: Options) async -> [Row] {
     var implementations: [any AwaitedImplementation] = []

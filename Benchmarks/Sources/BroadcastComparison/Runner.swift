@@ -12,6 +12,8 @@ import Foundation
 struct Options {
     var quick = false
     var jsonPath = "Benchmarks/results/latest.json"
+    /// The JSON of an earlier run, whose guard rails are printed beside this run's.
+    var baselinePath: String?
     var nValues: [Int] { quick ? [1, 1000] : [1, 10, 100, 1000, 10000] }
     var unrelatedCounts: [Int] { quick ? [10, 10000] : [10, 1000, 10000] }
     /// Target time of one timed sample.
@@ -32,6 +34,9 @@ struct Options {
             case "--json":
                 guard let path = iterator.next() else { Self.usage() }
                 jsonPath = path
+            case "--baseline":
+                guard let path = iterator.next() else { Self.usage() }
+                baselinePath = path
             case "-h", "--help": Self.usage(exitCode: 0)
             default: Self.usage()
             }
@@ -39,7 +44,7 @@ struct Options {
     }
 
     static func usage(exitCode: Int32 = 2) -> Never {
-        print("usage: BroadcastComparison [--quick | --full] [--json PATH]")
+        print("usage: BroadcastComparison [--quick | --full] [--json PATH] [--baseline EARLIER.json]")
         exit(exitCode)
     }
 }
@@ -100,13 +105,6 @@ struct SideTableCost: Codable {
     }
 }
 
-/// A target's verdict.
-struct TargetResult: Codable {
-    var target: String
-    var measured: String
-    var met: Bool
-}
-
 /// The whole JSON document.
 struct Report: Codable {
     var mode: String
@@ -115,7 +113,8 @@ struct Report: Codable {
     var rows: [Row]
     var registrationMemory: [RegistrationMemory]
     var weakReferenceSideTable: SideTableCost?
-    var targets: [TargetResult]
+    var pendingDeliveryMemory: [PendingDeliveryMemory]
+    var guardRails: [GuardRail]
     enum CodingKeys: String, CodingKey {
         case mode
         case reference
@@ -123,7 +122,8 @@ struct Report: Codable {
         case rows
         case registrationMemory = "registration_memory"
         case weakReferenceSideTable = "weak_reference_side_table"
-        case targets
+        case pendingDeliveryMemory = "pending_delivery_memory"
+        case guardRails = "guard_rails"
     }
 }
 

@@ -7,10 +7,15 @@ import Foundation
 // floor: a struct payload, two values, listeners registered from main-actor
 // code and broadcast there.
 
-/// The shapes measured, each with its own fresh listeners.
+/// The shapes measured, each with its own fresh listeners: the three floors
+/// (typed, cast, isolation-checking cast), the library's shapes and the
+/// peers, all with the struct payload.
 @MainActor
 func userShapes(listenerCount n: Int) -> [any UserShape] {
-    [WeakTypedValueShape(listenerCount: n)]
+    [
+        WeakTypedValueShape(listenerCount: n), WeakCastValueShape(listenerCount: n),
+        WeakGenericCastValueShape(listenerCount: n),
+    ]
         + BroadcastForm.allCases.flatMap { form -> [any UserShape] in
             [
                 ValueShape(listenerCount: n, form: form),
@@ -19,6 +24,10 @@ func userShapes(listenerCount n: Int) -> [any UserShape] {
                 MainActorClientShape(listenerCount: n, form: form),
             ]
         }
+        + [
+            NotificationCenterValueShape(listenerCount: n), MainActorMessageValueShape(listenerCount: n),
+            OpenCombineValueShape(listenerCount: n),
+        ]
 }
 
 /// N listeners of each shape; one broadcast delivers to all of them.
@@ -49,7 +58,8 @@ func userShapesSection(options: Options) -> [Row] {
     var rows: [Row] = []
     for n in options.userShapeNValues { rows += userShapesScenario(n: n, options: options) }
     printTable(
-        "What apps write: struct payload, two values, main-actor listeners (× ref = ns per delivery ÷ "
+        "What apps write: struct payload, two values, main-actor listeners; the floors and the peers with the "
+            + "same payload (× ref = ns per delivery ÷ "
             + "\(WeakTypedValueShape.name)'s)", rows)
     return rows
 }
@@ -61,39 +71,6 @@ let zeroAllocationShapes: Set<String> = Set(userShapes(listenerCount: 0).filter(
 
 extension Options {
     var userShapeNValues: [Int] { [1, 1000] }
-}
-
-/// The targets on the user shapes (see Docs/Benchmarks.md, "Targets").
-func addUserShapeTargets(
-    rows: [Row], add: (String, Double?, (Double) -> String, (Double) -> Bool) -> Void
-) {
-    func row(_ name: String, _ n: Int) -> Row? {
-        rows.first { $0.implementation == name && $0.scenario == userShapesScenarioName && $0.n == n }
-    }
-    func ratio(_ a: Double?, _ b: Double?) -> Double? {
-        guard let a, let b, b > 0 else { return nil }
-        return a / b
-    }
-    let x = { (v: Double) in String(format: "%.2f×", v) }
-    let nonisolated = "Broadcaster, struct payload, with:"
-    let mainActor = "Broadcaster, struct payload, with:, main actor"
-    add(
-        "main-actor listeners, per delivery at N = 1000 ≤ 1.05× the same listeners registered from non-isolated code",
-        ratio(row(mainActor, 1000)?.nsPerDelivery, row(nonisolated, 1000)?.nsPerDelivery), x
-    ) { $0 <= 1.05 }
-    add(
-        "main-actor listeners, one broadcast to 1 ≤ 1.5× \(WeakTypedValueShape.name)'s",
-        ratio(row(mainActor, 1)?.nsPerBroadcast, row(WeakTypedValueShape.name, 1)?.nsPerBroadcast), x
-    ) { $0 <= 1.5 }
-    add(
-        "0 allocations per broadcast, `with:` (struct payload, two values, main actor, default-MainActor module; N = 1 and 1000)",
-        rows.filter {
-            $0.scenario == userShapesScenarioName
-                && MainActor.assumeIsolated { zeroAllocationShapes }.contains($0.implementation)
-        }
-        .compactMap(\.allocationsPerBroadcast).max(),
-        { String(format: "%.2f", $0) }
-    ) { $0 == 0 }
 }
 
 /// Exits with status 1 if a row documented to allocate nothing allocated.
