@@ -29,20 +29,6 @@ func printAwaitedTables(_ rows: [Row]) {
     }
 }
 
-/// The awaited targets, evaluated on `rows`.
-func awaitedTargets(rows: [Row]) -> [TargetResult] {
-    ["awaited-nonisolated", "awaited-main-actor"].compactMap { scenario in
-        guard
-            let ratio = rows.first(where: {
-                $0.implementation == BroadcasterAwaited.name && $0.scenario == scenario && $0.N == 1000
-            })?.ratio_to_reference
-        else { return nil }
-        return TargetResult(
-            target: "\(scenario) at N = 1000 ≤ 1.5× \(WeakBoxAwaitLoop.name)",
-            measured: String(format: "%.2f×", ratio), met: ratio <= 1.5)
-    }
-}
-
 @MainActor
 private func awaitedRows(n: Int, onMainActor: Bool, options: Options) async -> [Row] {
     var implementations: [any AwaitedImplementation] = []
@@ -104,9 +90,9 @@ private func awaitedRows(n: Int, onMainActor: Bool, options: Options) async -> [
     let reference = results[0]
     return implementations.indices.map { index in
         Row(
-            implementation: type(of: implementations[index]).name, scenario: scenario, N: n,
-            ns_per_broadcast: results[index], ns_per_delivery: results[index] / Double(n),
-            ratio_to_reference: results[index] / reference, allocations_per_broadcast: nil)
+            implementation: type(of: implementations[index]).name, scenario: scenario, n: n,
+            nsPerBroadcast: results[index], nsPerDelivery: results[index] / Double(n),
+            ratioToReference: results[index] / reference, allocationsPerBroadcast: nil)
     }
 }
 

@@ -12,6 +12,8 @@ import Foundation
 struct Options {
     var quick = false
     var jsonPath = "Benchmarks/results/latest.json"
+    /// The JSON of an earlier run, whose guard rails are printed beside this run's.
+    var baselinePath: String?
     var nValues: [Int] { quick ? [1, 1000] : [1, 10, 100, 1000, 10000] }
     var unrelatedCounts: [Int] { quick ? [10, 10000] : [10, 1000, 10000] }
     /// Target time of one timed sample.
@@ -32,6 +34,9 @@ struct Options {
             case "--json":
                 guard let path = iterator.next() else { Self.usage() }
                 jsonPath = path
+            case "--baseline":
+                guard let path = iterator.next() else { Self.usage() }
+                baselinePath = path
             case "-h", "--help": Self.usage(exitCode: 0)
             default: Self.usage()
             }
@@ -39,55 +44,87 @@ struct Options {
     }
 
     static func usage(exitCode: Int32 = 2) -> Never {
-        print("usage: BroadcastComparison [--quick | --full] [--json PATH]")
+        print("usage: BroadcastComparison [--quick | --full] [--json PATH] [--baseline EARLIER.json]")
         exit(exitCode)
     }
 }
 
 // MARK: - Results
 
-/// One line of the table and of the JSON. The keys are stable.
+/// One line of the table and of the JSON.
+///
+/// The keys are stable.
 struct Row: Codable {
     var implementation: String
     var scenario: String
-    var N: Int
-    var ns_per_broadcast: Double?
-    var ns_per_delivery: Double?
-    var ratio_to_reference: Double?
-    var allocations_per_broadcast: Double?
+    var n: Int
+    var nsPerBroadcast: Double?
+    var nsPerDelivery: Double?
+    var ratioToReference: Double?
+    var allocationsPerBroadcast: Double?
+    enum CodingKeys: String, CodingKey {
+        case implementation
+        case scenario
+        case n = "N"
+        case nsPerBroadcast = "ns_per_broadcast"
+        case nsPerDelivery = "ns_per_delivery"
+        case ratioToReference = "ratio_to_reference"
+        case allocationsPerBroadcast = "allocations_per_broadcast"
+    }
 }
 
 /// Memory one registration costs (its own JSON section, stable keys).
 struct RegistrationMemory: Codable {
     var implementation: String
-    var N: Int
-    var retained_bytes_per_registration: Double
-    var allocated_bytes_per_registration: Double
-    var allocations_per_registration: Double
+    var n: Int
+    var retainedBytesPerRegistration: Double
+    var allocatedBytesPerRegistration: Double
+    var allocationsPerRegistration: Double
+    enum CodingKeys: String, CodingKey {
+        case implementation
+        case n = "N"
+        case retainedBytesPerRegistration = "retained_bytes_per_registration"
+        case allocatedBytesPerRegistration = "allocated_bytes_per_registration"
+        case allocationsPerRegistration = "allocations_per_registration"
+    }
 }
 
+/// What a weak reference's side table costs (its own JSON section, stable keys).
 struct SideTableCost: Codable {
-    var side_table_bytes_per_object: Double
-    var ns_per_retain_release_plain: Double
-    var ns_per_retain_release_side_table: Double
-    var strong_array_ns_per_delivery_plain: Double
-    var strong_array_ns_per_delivery_side_table: Double
+    var sideTableBytesPerObject: Double
+    var nsPerRetainReleasePlain: Double
+    var nsPerRetainReleaseSideTable: Double
+    var strongArrayNsPerDeliveryPlain: Double
+    var strongArrayNsPerDeliverySideTable: Double
+    enum CodingKeys: String, CodingKey {
+        case sideTableBytesPerObject = "side_table_bytes_per_object"
+        case nsPerRetainReleasePlain = "ns_per_retain_release_plain"
+        case nsPerRetainReleaseSideTable = "ns_per_retain_release_side_table"
+        case strongArrayNsPerDeliveryPlain = "strong_array_ns_per_delivery_plain"
+        case strongArrayNsPerDeliverySideTable = "strong_array_ns_per_delivery_side_table"
+    }
 }
 
-struct TargetResult: Codable {
-    var target: String
-    var measured: String
-    var met: Bool
-}
-
+/// The whole JSON document.
 struct Report: Codable {
     var mode: String
     var reference: String
     var machine: [String: String]
     var rows: [Row]
-    var registration_memory: [RegistrationMemory]
-    var weak_reference_side_table: SideTableCost?
-    var targets: [TargetResult]
+    var registrationMemory: [RegistrationMemory]
+    var weakReferenceSideTable: SideTableCost?
+    var pendingDeliveryMemory: [PendingDeliveryMemory]
+    var guardRails: [GuardRail]
+    enum CodingKeys: String, CodingKey {
+        case mode
+        case reference
+        case machine
+        case rows
+        case registrationMemory = "registration_memory"
+        case weakReferenceSideTable = "weak_reference_side_table"
+        case pendingDeliveryMemory = "pending_delivery_memory"
+        case guardRails = "guard_rails"
+    }
 }
 
 let referenceName = WeakTyped.name
@@ -122,11 +159,13 @@ func countAllocations(_ body: () -> Void) -> cac_stats {
 /// every round, and the median of the samples is reported.
 struct Contestant {
     let name: String
-    let run: (Int) -> Void          // broadcasts n times
-    let delivered: () -> Int        // deliveries so far (sum over listeners)
+    let run: (Int) -> Void  // broadcasts n times
+    let delivered: () -> Int  // deliveries so far (sum over listeners)
 }
 
-func measure(_ contestants: [Contestant], expectedDeliveries: Int, options: Options) -> [(ns: Double, allocations: Double?)] {
+func measure(_ contestants: [Contestant], expectedDeliveries: Int, options: Options) -> [(
+    ns: Double, allocations: Double?
+)] {
     // Check every implementation delivers what it should.
     for contestant in contestants {
         let before = contestant.delivered()
@@ -190,16 +229,19 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
-func rows(for contestants: [Contestant], results: [(ns: Double, allocations: Double?)], scenario: String, n: Int, deliveries: Int) -> [Row] {
+func rows(
+    for contestants: [Contestant], results: [(ns: Double, allocations: Double?)], scenario: String, n: Int,
+    deliveries: Int
+) -> [Row] {
     let referenceIndex = contestants.firstIndex { $0.name == referenceName }
     let referenceNs = referenceIndex.map { results[$0].ns }
     return contestants.indices.map { index in
         Row(
-            implementation: contestants[index].name, scenario: scenario, N: n,
-            ns_per_broadcast: results[index].ns,
-            ns_per_delivery: deliveries > 0 ? results[index].ns / Double(deliveries) : nil,
-            ratio_to_reference: referenceNs.map { results[index].ns / $0 },
-            allocations_per_broadcast: results[index].allocations)
+            implementation: contestants[index].name, scenario: scenario, n: n,
+            nsPerBroadcast: results[index].ns,
+            nsPerDelivery: deliveries > 0 ? results[index].ns / Double(deliveries) : nil,
+            ratioToReference: referenceNs.map { results[index].ns / $0 },
+            allocationsPerBroadcast: results[index].allocations)
     }
 }
 
@@ -251,8 +293,10 @@ func filterScenario(unrelated: Int, options: Options) -> [Row] {
     return rows(for: contestants, results: results, scenario: "10-among-unrelated", n: unrelated, deliveries: 10)
 }
 
-/// Add 10,000 listeners, then remove them in random order. Reported per
-/// operation (in `ns_per_broadcast`).
+/// Add 10,000 listeners, then remove them in random order.
+///
+/// Reported per
+/// operation (in `nsPerBroadcast`).
 func addRemoveScenario(options: Options) -> [Row] {
     let n = 10_000
     var addTimes = Array(repeating: [Double](), count: allImplementations.count)
@@ -280,10 +324,11 @@ func addRemoveScenario(options: Options) -> [Row] {
     for (scenario, times) in [("add", addTimes), ("remove-random", removeTimes)] {
         let medians = times.map(median)
         for (index, type) in allImplementations.enumerated() {
-            result.append(Row(
-                implementation: type.name, scenario: scenario, N: n, ns_per_broadcast: medians[index],
-                ns_per_delivery: nil, ratio_to_reference: medians[index] / medians[referenceIndex],
-                allocations_per_broadcast: nil))
+            result.append(
+                Row(
+                    implementation: type.name, scenario: scenario, n: n, nsPerBroadcast: medians[index],
+                    nsPerDelivery: nil, ratioToReference: medians[index] / medians[referenceIndex],
+                    allocationsPerBroadcast: nil))
         }
     }
     return result
@@ -306,10 +351,10 @@ func registrationMemory() -> [RegistrationMemory] {
         }
         withExtendedLifetime(listeners) {}
         return RegistrationMemory(
-            implementation: type.name, N: n,
-            retained_bytes_per_registration: Double(stats.liveBytesDelta) / Double(n),
-            allocated_bytes_per_registration: Double(stats.bytesAllocated) / Double(n),
-            allocations_per_registration: Double(stats.allocations) / Double(n))
+            implementation: type.name, n: n,
+            retainedBytesPerRegistration: Double(stats.liveBytesDelta) / Double(n),
+            allocatedBytesPerRegistration: Double(stats.bytesAllocated) / Double(n),
+            allocationsPerRegistration: Double(stats.allocations) / Double(n))
     }
 }
 
@@ -377,14 +422,15 @@ func sideTableCost(options: Options) -> SideTableCost {
         expectedDeliveries: 1000, options: options)
     withExtendedLifetime((references, again)) {}
     return SideTableCost(
-        side_table_bytes_per_object: sideTableBytes,
-        ns_per_retain_release_plain: plainPair, ns_per_retain_release_side_table: sidePair,
-        strong_array_ns_per_delivery_plain: results[0].ns / 1000,
-        strong_array_ns_per_delivery_side_table: results[1].ns / 1000)
+        sideTableBytesPerObject: sideTableBytes,
+        nsPerRetainReleasePlain: plainPair, nsPerRetainReleaseSideTable: sidePair,
+        strongArrayNsPerDeliveryPlain: results[0].ns / 1000,
+        strongArrayNsPerDeliverySideTable: results[1].ns / 1000)
 }
 
-/// Two threads broadcast to 100 listeners while a third adds and removes
-/// another 100. Reported: wall time per broadcast per broadcasting thread.
+/// Two threads broadcast to 100 listeners while a third adds and removes.
+///
+/// The third adds and removes another 100. Reported: wall time per broadcast per broadcasting thread.
 func concurrentScenario(options: Options) -> [Row] {
     let n = 100
     var result: [Row] = []
@@ -436,10 +482,11 @@ func concurrentScenario(options: Options) -> [Row] {
     }
     let reference = measurements.first { $0.0 == referenceName }?.1
     for (name, ns) in measurements {
-        result.append(Row(
-            implementation: name, scenario: "2-broadcasting-1-churning", N: n, ns_per_broadcast: ns,
-            ns_per_delivery: ns / Double(n), ratio_to_reference: reference.map { ns / $0 },
-            allocations_per_broadcast: nil))
+        result.append(
+            Row(
+                implementation: name, scenario: "2-broadcasting-1-churning", n: n, nsPerBroadcast: ns,
+                nsPerDelivery: ns / Double(n), ratioToReference: reference.map { ns / $0 },
+                allocationsPerBroadcast: nil))
     }
     return result
 }
@@ -483,15 +530,17 @@ func hopScenario(options: Options) async -> [Row] {
             }
             let made = listenerSets[index].reduce(0) { $0 + $1.received } - before
             if made != times * n {
-                print("warning: \(type(of: implementation).name) delivered \(made) of \(times * n) before its barrier returned")
+                print(
+                    "warning: \(type(of: implementation).name) delivered \(made) of \(times * n) before its barrier returned"
+                )
             }
         }
     }
     let medians = samples.map(median)
     return implementations.indices.map { index in
         Row(
-            implementation: type(of: implementations[index]).name, scenario: "hop-to-main-actor", N: n,
-            ns_per_broadcast: medians[index], ns_per_delivery: medians[index] / Double(n),
-            ratio_to_reference: medians[index] / medians[0], allocations_per_broadcast: allocations[index])
+            implementation: type(of: implementations[index]).name, scenario: "hop-to-main-actor", n: n,
+            nsPerBroadcast: medians[index], nsPerDelivery: medians[index] / Double(n),
+            ratioToReference: medians[index] / medians[0], allocationsPerBroadcast: allocations[index])
     }
 }

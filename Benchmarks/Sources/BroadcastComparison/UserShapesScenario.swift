@@ -7,10 +7,15 @@ import Foundation
 // floor: a struct payload, two values, listeners registered from main-actor
 // code and broadcast there.
 
-/// The shapes measured, each with its own fresh listeners.
+/// The shapes measured, each with its own fresh listeners: the three floors
+/// (typed, cast, isolation-checking cast), the library's shapes and the
+/// peers, all with the struct payload.
 @MainActor
 func userShapes(listenerCount n: Int) -> [any UserShape] {
-    [WeakTypedValueShape(listenerCount: n)]
+    [
+        WeakTypedValueShape(listenerCount: n), WeakCastValueShape(listenerCount: n),
+        WeakGenericCastValueShape(listenerCount: n),
+    ]
         + BroadcastForm.allCases.flatMap { form -> [any UserShape] in
             [
                 ValueShape(listenerCount: n, form: form),
@@ -19,9 +24,15 @@ func userShapes(listenerCount n: Int) -> [any UserShape] {
                 MainActorClientShape(listenerCount: n, form: form),
             ]
         }
+        + [
+            NotificationCenterValueShape(listenerCount: n), MainActorMessageValueShape(listenerCount: n),
+            OpenCombineValueShape(listenerCount: n),
+        ]
 }
 
-/// N listeners of each shape; one broadcast delivers to all of them. `× ref`
+/// N listeners of each shape; one broadcast delivers to all of them.
+///
+/// `× ref`
 /// is ns per delivery ÷ the struct-payload floor's.
 @MainActor
 func userShapesScenario(n: Int, options: Options) -> [Row] {
@@ -33,9 +44,9 @@ func userShapesScenario(n: Int, options: Options) -> [Row] {
     let floor = results[contestants.firstIndex { $0.name == WeakTypedValueShape.name }!].ns
     return contestants.indices.map { index in
         Row(
-            implementation: contestants[index].name, scenario: userShapesScenarioName, N: n,
-            ns_per_broadcast: results[index].ns, ns_per_delivery: results[index].ns / Double(n),
-            ratio_to_reference: results[index].ns / floor, allocations_per_broadcast: results[index].allocations)
+            implementation: contestants[index].name, scenario: userShapesScenarioName, n: n,
+            nsPerBroadcast: results[index].ns, nsPerDelivery: results[index].ns / Double(n),
+            ratioToReference: results[index].ns / floor, allocationsPerBroadcast: results[index].allocations)
     }
 }
 
@@ -47,7 +58,8 @@ func userShapesSection(options: Options) -> [Row] {
     var rows: [Row] = []
     for n in options.userShapeNValues { rows += userShapesScenario(n: n, options: options) }
     printTable(
-        "What apps write: struct payload, two values, main-actor listeners (× ref = ns per delivery ÷ "
+        "What apps write: struct payload, two values, main-actor listeners; the floors and the peers with the "
+            + "same payload (× ref = ns per delivery ÷ "
             + "\(WeakTypedValueShape.name)'s)", rows)
     return rows
 }
@@ -61,38 +73,9 @@ extension Options {
     var userShapeNValues: [Int] { [1, 1000] }
 }
 
-/// The targets on the user shapes (see Docs/Benchmarks.md, "Targets").
-func addUserShapeTargets(
-    rows: [Row], add: (String, Double?, (Double) -> String, (Double) -> Bool) -> Void
-) {
-    func row(_ name: String, _ n: Int) -> Row? {
-        rows.first { $0.implementation == name && $0.scenario == userShapesScenarioName && $0.N == n }
-    }
-    func ratio(_ a: Double?, _ b: Double?) -> Double? {
-        guard let a, let b, b > 0 else { return nil }
-        return a / b
-    }
-    let x = { (v: Double) in String(format: "%.2f×", v) }
-    let nonisolated = "Broadcaster, struct payload, with:"
-    let mainActor = "Broadcaster, struct payload, with:, main actor"
-    add(
-        "main-actor listeners, per delivery at N = 1000 ≤ 1.05× the same listeners registered from non-isolated code",
-        ratio(row(mainActor, 1000)?.ns_per_delivery, row(nonisolated, 1000)?.ns_per_delivery), x
-    ) { $0 <= 1.05 }
-    add(
-        "main-actor listeners, one broadcast to 1 ≤ 1.5× \(WeakTypedValueShape.name)'s",
-        ratio(row(mainActor, 1)?.ns_per_broadcast, row(WeakTypedValueShape.name, 1)?.ns_per_broadcast), x
-    ) { $0 <= 1.5 }
-    add(
-        "0 allocations per broadcast, `with:` (struct payload, two values, main actor, default-MainActor module; N = 1 and 1000)",
-        rows.filter { $0.scenario == userShapesScenarioName && MainActor.assumeIsolated { zeroAllocationShapes }.contains($0.implementation) }
-            .compactMap(\.allocations_per_broadcast).max(),
-        { String(format: "%.2f", $0) }
-    ) { $0 == 0 }
-}
-
-/// Exits with status 1 if a row documented to allocate nothing per
-/// broadcast allocated: the class-payload `Broadcaster` rows (same thread)
+/// Exits with status 1 if a row documented to allocate nothing allocated.
+///
+/// The rows checked: the class-payload `Broadcaster` rows (same thread)
 /// and the `with:` rows of the user shapes. Allocation counts do not depend
 /// on the machine's load, so CI's quick run checks them.
 func checkAllocations(_ rows: [Row]) {
@@ -101,14 +84,16 @@ func checkAllocations(_ rows: [Row]) {
         (row.scenario == "deliver" && row.implementation == BroadcasterImplementation.name)
             || (row.scenario == userShapesScenarioName && zeroShapes.contains(row.implementation))
     }
-    let allocating = checked.filter { ($0.allocations_per_broadcast ?? 0) > 0 }
+    let allocating = checked.filter { ($0.allocationsPerBroadcast ?? 0) > 0 }
     guard allocatesAtAll(checked) else { return }
     guard !allocating.isEmpty else {
         print("Allocation check: \(checked.count) rows documented to allocate nothing allocated nothing.")
         return
     }
     for row in allocating {
-        print("error: \(row.implementation) (N = \(row.N)) allocated \(format(row.allocations_per_broadcast, digits: 2)) times per broadcast; documented: 0")
+        print(
+            "error: \(row.implementation) (N = \(row.n)) allocated \(format(row.allocationsPerBroadcast, digits: 2)) times per broadcast; documented: 0"
+        )
     }
     exit(1)
 }

@@ -7,6 +7,8 @@ import Foundation
 @MainActor
 let userShapeFactories: [(key: String, make: @MainActor (Int) -> any UserShape)] = [
     ("floor-value", { WeakTypedValueShape(listenerCount: $0) }),
+    ("floor-cast", { WeakCastValueShape(listenerCount: $0) }),
+    ("floor-generic-cast", { WeakGenericCastValueShape(listenerCount: $0) }),
     ("value-closure", { ValueShape(listenerCount: $0, form: .closure) }),
     ("value-with", { ValueShape(listenerCount: $0, form: .with) }),
     ("two-closure", { TwoValuesShape(listenerCount: $0, form: .closure) }),
