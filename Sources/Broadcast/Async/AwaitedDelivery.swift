@@ -130,7 +130,7 @@ enum AwaitedDelivery {
     ) -> sending P? {
         guard let object = entry.liveObject else { return nil }
         let objectType: AnyObject.Type = type(of: object)
-        if let listener = Conformance.cast(object, to: P.self) { return listener }
+        if let listener = Conformance.cast(consume object, to: P.self) { return listener }
         if let actor = entry.isolation,
             Conformance.afterFailedCast(registeredOn: actor, in: &context) == .recordNonconformance
         {

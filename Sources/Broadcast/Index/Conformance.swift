@@ -31,7 +31,7 @@ enum Conformance {
     /// retaining the listener again (together about a third of a delivery's
     /// time; `Docs/PerformanceNotes.md`).
     static func cast<P>(_ object: consuming AnyObject, to _: P.Type) -> P? {
-        castOpened(object, to: P.self)
+        castOpened(consume object, to: P.self)
     }
 
     private static func castOpened<Listener: AnyObject, P>(_ listener: consuming Listener, to _: P.Type) -> P? {

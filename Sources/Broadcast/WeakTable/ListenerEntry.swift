@@ -60,6 +60,13 @@ final class ListenerEntry: @unchecked Sendable {
     /// The actor the listener is only ever called on, if any.
     var isolation: (any Actor)? { isolationBox?.actor }
 
+    /// The identity of ``isolationBox``, if any: what a broadcast compares
+    /// to tell runs of listeners of one actor apart.
+    var isolationID: ObjectIdentifier? {
+        guard let isolationBox else { return nil }
+        return ObjectIdentifier(isolationBox)
+    }
+
     var isRetired: Bool { retired.load(ordering: .acquiring) }
 
     func retire() { retired.store(true, ordering: .releasing) }
