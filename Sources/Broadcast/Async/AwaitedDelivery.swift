@@ -111,31 +111,26 @@ enum AwaitedDelivery {
         defer { if !learned.isEmpty { broadcaster.record(learned, as: P.self) } }
         for entry in members {
             guard !Task.isCancelled else { break }
-            guard let listener = listener(of: entry, as: P.self, in: &context, learned: &learned) else { continue }
+            guard let object = entry.liveObject else { continue }
+            guard let listener = Conformance.cast(consume object, to: P.self) else {
+                noteFailedCast(of: entry, in: &context, learned: &learned)
+                continue
+            }
             made += 1
             try await deliver(listener)
         }
         return made
     }
 
-    /// The listener of `entry` as a `P` here, or nil if its entry is retired,
-    /// its listener released, or it is not a `P` here (noted in `learned`
-    /// when that is definitive for its actor).
-    ///
-    /// The result is `sending`: nothing here keeps it, so the run may hand
-    /// it to the awaited call.
-    private static func listener<P>(
-        of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
-        learned: inout [LearnedNonconformance]
-    ) -> sending P? {
-        guard let object = entry.liveObject else { return nil }
-        let objectType: AnyObject.Type = type(of: object)
-        if let listener = Conformance.cast(consume object, to: P.self) { return listener }
-        if let actor = entry.isolation,
+    /// Notes, when that is definitive here, that the listener of `entry`
+    /// is not a `P` on its actor. (The cast took the listener; this rare
+    /// path loads it again.)
+    private static func noteFailedCast(
+        of entry: ListenerEntry, in context: inout DeliveryContext, learned: inout [LearnedNonconformance]
+    ) {
+        guard let actor = entry.isolation, let object = entry.object,
             Conformance.afterFailedCast(registeredOn: actor, in: &context) == .recordNonconformance
-        {
-            learned.append(LearnedNonconformance(type: objectType, actor: actor))
-        }
-        return nil
+        else { return }
+        learned.append(LearnedNonconformance(type: type(of: object), actor: actor))
     }
 }
