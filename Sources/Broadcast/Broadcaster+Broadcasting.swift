@@ -51,7 +51,7 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
-        send(to: P.self, sticky: sticky, from: isolation, actorOverride: nil, deliver, completion: nil)
+        send(to: P.self, sticky: sticky, from: isolation, actorOverride: nil, deliver)
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -79,44 +79,54 @@ extension Broadcaster {
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) -> Int {
         send(
-            to: P.self, sticky: sticky, from: isolation, actorOverride: MainActor.shared, Self.mainActorCall(deliver),
-            completion: nil)
+            to: P.self, sticky: sticky, from: isolation, actorOverride: MainActor.shared, Self.mainActorCall(deliver))
     }
 
     /// Broadcasts like ``broadcast(to:sticky:isolation:_:)`` and returns once
     /// every call of this broadcast has run, including those scheduled on
     /// actors.
     ///
-    /// - Returns: The number of calls made.
+    /// If the waiting task is cancelled, returns at once with the calls made
+    /// so far; the calls still scheduled are made later, as for
+    /// ``broadcast(to:sticky:isolation:_:)``.
+    ///
+    /// - Returns: The number of calls made (so far, if cancelled).
     @discardableResult
     public func broadcastAndWait<P>(
         to listenerType: P.Type,
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P) -> Void
     ) async -> Int {
-        await withCheckedContinuation { continuation in
-            _ = send(to: P.self, sticky: false, from: isolation, actorOverride: nil, deliver) { made in
-                continuation.resume(returning: made)
-            }
-        }
+        let calls = CallCount()
+        let madeOrScheduled = send(
+            to: P.self, sticky: false, from: isolation, actorOverride: nil,
+            { listener in
+                calls.add()
+                deliver(listener)
+            })
+        return await waitForCalls(calls, madeOrScheduled: madeOrScheduled)
     }
 
     /// Broadcasts like ``broadcastOnMainActor(to:sticky:isolation:_:)`` and
     /// returns once every call has run.
     ///
-    /// - Returns: The number of calls made.
+    /// If the waiting task is cancelled, returns at once with the calls made
+    /// so far; the calls still scheduled are made later.
+    ///
+    /// - Returns: The number of calls made (so far, if cancelled).
     @discardableResult
     public func broadcastOnMainActorAndWait<P>(
         to listenerType: P.Type,
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) async -> Int {
-        let call = Self.mainActorCall(deliver)
-        return await withCheckedContinuation { continuation in
-            _ = send(to: P.self, sticky: false, from: isolation, actorOverride: MainActor.shared, call) { made in
-                continuation.resume(returning: made)
-            }
+        let calls = CallCount()
+        let call = Self.mainActorCall { (listener: P) in
+            calls.add()
+            deliver(listener)
         }
+        let madeOrScheduled = send(to: P.self, sticky: false, from: isolation, actorOverride: MainActor.shared, call)
+        return await waitForCalls(calls, madeOrScheduled: madeOrScheduled)
     }
 
     /// Returns once every call this broadcaster scheduled on an actor before
@@ -125,12 +135,28 @@ extension Broadcaster {
     /// A barrier for code (and tests) that broadcasts through synchronous
     /// typed methods: `broadcaster.postCreated(post)`, then
     /// `await broadcaster.waitForScheduledDeliveries()`.
+    ///
+    /// If the waiting task is cancelled, returns at once, without waiting
+    /// for the rest (the scheduled calls still run later): a wait for an
+    /// actor that never gets to run them ends with its task, so a test's
+    /// time limit can end it.
     public func waitForScheduledDeliveries() async {
         for mailbox in mailboxes.all() {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                mailbox.enqueue { _ in continuation.resume() }
-            }
+            guard !Task.isCancelled else { return }
+            let barrier = CancellableBarrier()
+            mailbox.enqueue { _ in barrier.open() }
+            await barrier.wait()
         }
+    }
+
+    /// The awaitable forms' wait: `calls` counts the calls made of a
+    /// broadcast that made or scheduled `madeOrScheduled`; waits for the
+    /// scheduled ones unless every one is already made.
+    ///
+    /// - Returns: The calls made (so far, if the task is cancelled).
+    func waitForCalls(_ calls: CallCount, madeOrScheduled: Int) async -> Int {
+        if calls.value < madeOrScheduled { await waitForScheduledDeliveries() }
+        return calls.value
     }
 
     // MARK: - The delivery path
@@ -144,8 +170,6 @@ extension Broadcaster {
     ///   - isolation: Where the broadcast runs.
     ///   - actorOverride: The actor every listener must be called on, if any.
     ///   - deliver: Makes the typed call.
-    ///   - completion: If given, called once with the number of calls made,
-    ///     after the scheduled ones have run too.
     /// - Returns: The number of calls made or scheduled.
     @inlinable
     func send<P>(
@@ -153,8 +177,7 @@ extension Broadcaster {
         sticky: Bool,
         from isolation: (any Actor)?,
         actorOverride: (any Actor)?,
-        _ deliver: @escaping @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
+        _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
         // Not through the two-form path below: `deliver` is already the kept
         // form, and wrapping it as one (`keeping: { deliver }`) kept the
@@ -165,11 +188,10 @@ extension Broadcaster {
             ? snapshot(
                 of: P.self, recordingSticky: deliver, event: nil, actorOverride: actorOverride, from: isolation)
             : snapshot(of: P.self, from: isolation)
-        return dispatch(
-            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
+        return dispatch(to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver)
     }
 
-    /// ``send(to:sticky:from:actorOverride:_:completion:)`` with the typed
+    /// ``send(to:sticky:from:actorOverride:_:)`` with the typed
     /// call in two forms: `call`, made where the broadcast runs, and `kept`,
     /// which makes an escaping copy of it only when one is kept (a sticky
     /// broadcast, a scheduled call).
@@ -191,8 +213,7 @@ extension Broadcaster {
         from isolation: (any Actor)?,
         actorOverride: (any Actor)?,
         calling call: (P) -> Void,
-        keeping kept: () -> @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
+        keeping kept: () -> @Sendable (P) -> Void
     ) -> Int {
         // The kept copy goes into the library only where it is kept: passed
         // on every broadcast, its captures were retained and released twice
@@ -200,15 +221,13 @@ extension Broadcaster {
         guard sticky else {
             var (members, place) = snapshot(of: P.self, from: isolation)
             return dispatch(
-                to: members, as: P.self, in: &place, actorOverride: actorOverride, calling: call, keeping: kept,
-                completion: completion)
+                to: members, as: P.self, in: &place, actorOverride: actorOverride, calling: call, keeping: kept)
         }
         let deliver = kept()
         var (members, place) = snapshot(
             of: P.self, recordingSticky: deliver, event: nil, actorOverride: actorOverride, from: isolation)
         return dispatch(
-            to: members, as: P.self, in: &place, actorOverride: actorOverride, calling: call, keeping: { deliver },
-            completion: completion)
+            to: members, as: P.self, in: &place, actorOverride: actorOverride, calling: call, keeping: { deliver })
     }
 
     /// The members of `P`'s index, taken under the lock.
@@ -253,24 +272,19 @@ extension Broadcaster {
         as _: P.Type,
         in place: inout DeliveryPlace,
         actorOverride: (any Actor)?,
-        _ deliver: @escaping @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
+        _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
         // Directly, for the reason given in `send`.
         var scheduled = ScheduledDeliveries()
         let count = Delivery.deliver(
             to: members, as: P.self, place: &place, actorOverride: actorOverride,
             scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, deliver)
-        if scheduled.isEmpty {
-            completion?(count)
-            return count
-        }
-        schedule(scheduled, madeHere: count, as: P.self, deliver, completion: completion)
+        if !scheduled.isEmpty { schedule(scheduled, as: P.self, deliver) }
         return count
     }
 
     /// The same, with the call in the two forms of
-    /// ``send(to:sticky:from:actorOverride:calling:keeping:completion:)``.
+    /// ``send(to:sticky:from:actorOverride:calling:keeping:)``.
     @inlinable
     func dispatch<P>(
         to members: [IndexMember],
@@ -278,18 +292,13 @@ extension Broadcaster {
         in place: inout DeliveryPlace,
         actorOverride: (any Actor)?,
         calling call: (P) -> Void,
-        keeping kept: () -> @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
+        keeping kept: () -> @Sendable (P) -> Void
     ) -> Int {
         var scheduled = ScheduledDeliveries()
         let count = Delivery.deliver(
             to: members, as: P.self, place: &place, actorOverride: actorOverride,
             scheduled: &scheduled, nonconforming: { recordNonconformance(of: $0, to: P.self) }, call)
-        if scheduled.isEmpty {
-            completion?(count)
-            return count
-        }
-        schedule(scheduled, madeHere: count, as: P.self, kept(), completion: completion)
+        if !scheduled.isEmpty { schedule(scheduled, as: P.self, kept()) }
         return count
     }
 
@@ -299,42 +308,27 @@ extension Broadcaster {
         as _: P.Type,
         in context: inout DeliveryContext,
         actorOverride: (any Actor)?,
-        _ deliver: @escaping @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
+        _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
         var place = DeliveryPlace(context: context)
         defer { context = place.context }
-        return dispatch(
-            to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver, completion: completion)
+        return dispatch(to: members, as: P.self, in: &place, actorOverride: actorOverride, deliver)
     }
 
     /// Enqueues each actor's batch of `scheduled` on that actor.
     ///
     /// - Parameters:
     ///   - scheduled: The calls to make on actors.
-    ///   - count: The calls made or scheduled by the broadcast, including
-    ///     these.
     ///   - listenerType: The protocol to call them as.
     ///   - deliver: Makes the typed call.
-    ///   - completion: If given, receives the total once the last batch has
-    ///     run.
     @usableFromInline
     func schedule<P>(
         _ scheduled: ScheduledDeliveries,
-        madeHere count: Int,
         as listenerType: P.Type,
-        _ deliver: @escaping @Sendable (P) -> Void,
-        completion: (@Sendable (Int) -> Void)?
+        _ deliver: @escaping @Sendable (P) -> Void
     ) {
-        let tally = completion.map {
-            DeliveryTally(
-                madeSoFar: count - scheduled.entryCount, pendingBatches: scheduled.batches.count, completion: $0)
-        }
         for batch in scheduled.batches {
             schedule(batch.entries, on: batch.actor, as: P.self, deliver, teachingProjections: batch.teachesProjections)
-            {
-                tally?.batchFinished(made: $0)
-            }
         }
     }
 
@@ -349,24 +343,21 @@ extension Broadcaster {
     ///   - teachingProjections: Whether the calls' casts (on the main actor)
     ///     should leave their classes' projections in `P`'s index (see
     ///     ``LearnedProjections``).
-    ///   - finished: Called on `actor` with the number of calls made.
     func schedule<P>(
         _ entries: [ListenerEntry],
         on actor: any Actor,
         as listenerType: P.Type,
         _ deliver: @escaping @Sendable (P) -> Void,
-        teachingProjections: Bool = false,
-        finished: (@Sendable (Int) -> Void)? = nil
+        teachingProjections: Bool = false
     ) {
         mailboxes.mailbox(for: actor).enqueue { _ in
             var learned = teachingProjections ? LearnedProjections() : nil
-            let made = Delivery.deliverScheduled(
+            Delivery.deliverScheduled(
                 entries, as: P.self,
                 nonconforming: { type in
                     self.recordNonconformance(of: type, to: P.self)
                 }, learning: &learned, deliver)
             if let learned, !learned.isEmpty { self.storage.withLock { $0.adopt(learned, to: P.self) } }
-            finished?(made)
         }
     }
 

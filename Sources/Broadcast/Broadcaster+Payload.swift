@@ -42,7 +42,7 @@ extension Broadcaster {
     ) -> Int {
         send(
             to: P.self, sticky: sticky, from: isolation, actorOverride: nil, calling: { deliver($0, payload) },
-            keeping: { { deliver($0, payload) } }, completion: nil)
+            keeping: { { deliver($0, payload) } })
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -76,19 +76,22 @@ extension Broadcaster {
                 nonisolated(unsafe) let listener = listener
                 MainActor.assumeIsolated { deliver(listener, payload) }
             },
-            keeping: { Self.mainActorCall { deliver($0, payload) } }, completion: nil)
+            keeping: { Self.mainActorCall { deliver($0, payload) } })
     }
 
     /// Broadcasts like ``broadcast(to:with:sticky:isolation:_:)`` and returns
     /// once every call of this broadcast has run, including those scheduled
     /// on actors.
     ///
+    /// If the waiting task is cancelled, returns at once with the calls made
+    /// so far; the calls still scheduled are made later.
+    ///
     /// - Parameters:
     ///   - listenerType: The protocol (or class) listeners must conform to.
     ///   - payload: The value each call receives.
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call with the listener and `payload`.
-    /// - Returns: The number of calls made.
+    /// - Returns: The number of calls made (so far, if cancelled).
     @discardableResult
     public func broadcastAndWait<P, Payload: Sendable>(
         to listenerType: P.Type,
@@ -96,13 +99,19 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P, Payload) -> Void
     ) async -> Int {
-        await withCheckedContinuation { continuation in
-            _ = send(
-                to: P.self, sticky: false, from: isolation, actorOverride: nil, calling: { deliver($0, payload) },
-                keeping: { { deliver($0, payload) } }
-            ) { made in
-                continuation.resume(returning: made)
-            }
-        }
+        let calls = CallCount()
+        let madeOrScheduled = send(
+            to: P.self, sticky: false, from: isolation, actorOverride: nil,
+            calling: { listener in
+                calls.add()
+                deliver(listener, payload)
+            },
+            keeping: {
+                { listener in
+                    calls.add()
+                    deliver(listener, payload)
+                }
+            })
+        return await waitForCalls(calls, madeOrScheduled: madeOrScheduled)
     }
 }

@@ -97,28 +97,23 @@ enum Delivery {
     /// `learned`, if not nil, keeps the projection of each listener class
     /// whose cast succeeded. Every cast here is definitive, so
     /// a listener that turns out not to conform is reported through
-    /// `nonconforming` (and is not counted).
-    ///
-    /// - Returns: the number of calls made.
+    /// `nonconforming` (and is not called).
     static func deliverScheduled<P>(
         _ entries: [ListenerEntry],
         as _: P.Type,
         nonconforming: (AnyObject.Type) -> Void,
         learning learned: inout LearnedProjections?,
         _ call: (P) -> Void
-    ) -> Int {
-        var count = 0
+    ) {
         for entry in entries {
             guard let object = entry.liveObject else { continue }
             if let listener = object as? P {
                 learned?.note(listener, of: object)
                 call(listener)
-                count += 1
             } else {
                 nonconforming(type(of: object))
             }
         }
-        return count
     }
 }
 
@@ -145,8 +140,6 @@ struct ScheduledDeliveries {
 
     @inlinable
     var isEmpty: Bool { batches.isEmpty }
-
-    var entryCount: Int { batches.reduce(0) { $0 + $1.entries.count } }
 
     @usableFromInline
     mutating func append(_ entry: ListenerEntry, on actor: any Actor) {

@@ -36,8 +36,7 @@ extension Broadcaster {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
         guard sticky else {
             return send(
-                to: (any EventListener<Event>).self, sticky: false, from: isolation, actorOverride: nil, deliver,
-                completion: nil)
+                to: (any EventListener<Event>).self, sticky: false, from: isolation, actorOverride: nil, deliver)
         }
         // `send`'s sticky path, keeping the value too; not an argument of
         // `send`, which every broadcast takes (it cost 12 instructions each).
@@ -45,13 +44,16 @@ extension Broadcaster {
             of: (any EventListener<Event>).self, recordingSticky: deliver, event: event, actorOverride: nil,
             from: isolation)
         return dispatch(
-            to: members, as: (any EventListener<Event>).self, in: &place, actorOverride: nil, deliver, completion: nil)
+            to: members, as: (any EventListener<Event>).self, in: &place, actorOverride: nil, deliver)
     }
 
     /// Posts like ``post(_:sticky:isolation:)`` and returns once every call,
     /// including those scheduled on actors, has run.
     ///
-    /// - Returns: The number of calls made.
+    /// If the waiting task is cancelled, returns at once with the calls made
+    /// so far; the calls still scheduled are made later.
+    ///
+    /// - Returns: The number of calls made (so far, if cancelled).
     @discardableResult
     public func postAndWait<Event: Sendable>(
         _ event: Event,

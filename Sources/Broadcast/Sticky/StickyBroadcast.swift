@@ -37,7 +37,7 @@ struct StickyBroadcast: Sendable {
         replay = { broadcaster, entry, context in
             _ = broadcaster.dispatch(
                 to: [IndexMember(entry: entry, projection: nil)], as: P.self, in: &context,
-                actorOverride: actorOverride, deliver, completion: nil)
+                actorOverride: actorOverride, deliver)
         }
     }
 
