@@ -3,7 +3,7 @@ import BroadcastSystemBridge
 import Foundation
 import Testing
 
-@Suite("Application state as an async sequence")
+@Suite("Application state as an async sequence", .timeLimit(.minutes(1)))
 struct ApplicationStateStreamTests {
     @Test("the stream starts with the current state and follows every change in order")
     func followsChanges() async {

@@ -3,7 +3,7 @@ import BroadcastSystemBridge
 import Foundation
 import Testing
 
-@Suite struct BridgeDeliveryTests {
+@Suite(.timeLimit(.minutes(1))) struct BridgeDeliveryTests {
     private static func change(_ index: Int) -> KeyboardChange {
         KeyboardChange(
             beginFrame: .zero, endFrame: CGRect(x: 0, y: 500, width: 400, height: Double(100 + index)),
@@ -192,7 +192,7 @@ import Testing
     }
 }
 
-@Suite struct BridgeStateTests {
+@Suite(.timeLimit(.minutes(1))) struct BridgeStateTests {
     /// The state a listener reads while handling an event already includes
     /// that event.
     final class StateReader: ApplicationStateListener, @unchecked Sendable {

@@ -42,7 +42,7 @@ final class SlowFetch: Sendable {
     }
 }
 
-@Suite struct DownloaderPatternTests {
+@Suite(.timeLimit(.minutes(1))) struct DownloaderPatternTests {
     /// No UIKit, no NotificationCenter: the test broadcasts the typed event.
     @Test func backgroundingCancelsTheCurrentRequest() async {
         let broadcaster = Broadcaster()

@@ -16,7 +16,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-@Suite struct MalformedNotificationFuzzTests {
+@Suite(.timeLimit(.minutes(1))) struct MalformedNotificationFuzzTests {
     static let keys = [
         "UIKeyboardFrameBeginUserInfoKey", "UIKeyboardFrameEndUserInfoKey",
         "UIKeyboardAnimationDurationUserInfoKey", "UIKeyboardAnimationCurveUserInfoKey",

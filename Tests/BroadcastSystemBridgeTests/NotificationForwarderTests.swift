@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite struct NotificationForwarderTests {
+@Suite(.timeLimit(.minutes(1))) struct NotificationForwarderTests {
     /// A forwarded notification reaches non-isolated handlers as its typed
     /// event, on the posting thread, before `post` returns.
     @Test func forwardsEventValuesOnThePostingThreadBeforePostReturns() async {

@@ -30,7 +30,7 @@ func observeLegacy(
     }
 }
 
-@Suite struct NotificationMirrorTests {
+@Suite(.timeLimit(.minutes(1))) struct NotificationMirrorTests {
     /// A posted event is posted as a notification, with the `userInfo` the
     /// closure builds and the given sender, synchronously, on the posting
     /// thread.

@@ -36,7 +36,7 @@ extension Downloader {
     var cancellations: Int { snippetCancellations.withLock { $0[ObjectIdentifier(self), default: 0] } }
 }
 
-@Suite struct BridgeUsageSnippetTests {
+@Suite(.timeLimit(.minutes(1))) struct BridgeUsageSnippetTests {
     /// The documented user code works: a `Downloader` built off the main
     /// actor cancels when the bridge sees the app enter the background; the
     /// screens register from the main actor and are counted as listeners.

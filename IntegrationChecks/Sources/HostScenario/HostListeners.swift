@@ -88,6 +88,21 @@ extension Screen: @MainActor ApplicationStateListener {
     func applicationDidEnterBackground() { applicationLog.record(nil) }
 }
 
+/// A gauge with no actor of its own whose conformance is isolated to the
+/// main actor.
+///
+/// A `PostListener` only where the runtime can prove the main actor.
+/// Registered from non-isolated code, it has no actor, so only the
+/// conformance check keeps a background broadcast from calling it there.
+final class MainActorGauge: Sendable {
+    let log = DeliveryLog()
+    init() {}
+}
+
+extension MainActorGauge: @MainActor PostListener {
+    @MainActor func postCreated(_ number: Int) { log.record(nil) }
+}
+
 /// A screen that appears late and asks for the sticky session state.
 @MainActor final class SessionBanner {
     nonisolated let log = DeliveryLog()

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Facts about where code runs and what the process holds, read the same way
 /// in every host.
@@ -40,6 +41,20 @@ public enum HostProbe {
             finished.signal()
         }
         finished.wait()
+    }
+
+    /// Runs `body` on a new thread (not a task, not the main thread) and
+    /// returns its result once it has finished.
+    public static func onBackgroundThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        let result = ResultBox<Result>()
+        onBackgroundThread { result.value.withLock { $0 = body() } }
+        guard let value = result.value.withLock({ $0 }) else { preconditionFailure("the thread set no result") }
+        return value
+    }
+
+    /// Carries a background thread's result back to the thread that waited.
+    private final class ResultBox<Value: Sendable>: Sendable {
+        let value = Mutex<Value?>(nil)
     }
 
     private static let mainQueueTag = MainQueueTag()

@@ -297,12 +297,69 @@ public final class HostScenario: Sendable {
     /// The steps every host runs in its main context after the broadcast
     /// loops, in this order: the cost against the baseline, the queries and
     /// explanations, a sticky replay to a late listener registered from the
-    /// caller's isolation, and the bridge's notifications.
+    /// caller's isolation, the bridge's notifications, and a listener whose
+    /// conformance is isolated to the main actor registered from
+    /// non-isolated code.
     public func checkMainContext(isolation: isolated (any Actor)? = #isolation) {
         measure()
         checkQueries()
         replaySticky()
         postApplicationNotifications()
+        checkIsolatedConformanceRegisteredWithoutActor()
+    }
+
+    /// A gauge whose conformance is isolated to the main actor
+    /// (`extension MainActorGauge: @MainActor PostListener`), registered from
+    /// non-isolated code, so it has no actor: a broadcast from the main
+    /// context calls it where the conformance can be checked, and a
+    /// broadcast from a background thread never calls it.
+    ///
+    /// Why in a real process, compiled with optimisation in a client
+    /// module: the library's delivery loop is inlined into the module that
+    /// broadcasts (this one), and a cast specialised there for a concrete
+    /// protocol does not check isolated conformances (`object as? P`
+    /// succeeds off the main actor). Only the library's generic cast
+    /// refuses it. If that cast were ever specialised into client code, the
+    /// background broadcast would call the gauge off the main actor, and
+    /// this check would fail.
+    public func checkIsolatedConformanceRegisteredWithoutActor(isolation: isolated (any Actor)? = #isolation) {
+        // Debug builds report this registration (on purpose here) as a
+        // `BroadcastDiagnostic`; keep it off standard error.
+        let broadcaster = Broadcaster(onDiagnostic: { _ in })
+        let feed = Feed()
+        let gauge = MainActorGauge()
+        Self.registerWithoutActor(feed, on: broadcaster)
+        Self.registerWithoutActor(gauge, on: broadcaster)
+
+        // From the main context first: the index then keeps the gauge's cast
+        // result where it could be made, valid on the main queue only, so the
+        // background broadcast below must cast again.
+        let reachable = host.canCheckIsolatedConformances
+        let fromMainContext = broadcaster.postCreated(0)
+        expect(
+            fromMainContext == (reachable ? 2 : 1),
+            "isolated conformance registered without actor: a main-context broadcast returned \(fromMainContext)")
+        expect(
+            gauge.log.calls == (reachable ? 1 : 0),
+            "isolated conformance registered without actor: called \(gauge.log.calls) times from the main context")
+
+        let callsFromMainContext = gauge.log.calls
+        let backgroundCount = HostProbe.onBackgroundThread { broadcaster.postCreated(1) }
+        let callsFromBackground = gauge.log.calls - callsFromMainContext
+        expect(
+            backgroundCount == 1,
+            "isolated conformance registered without actor: a background broadcast returned \(backgroundCount), "
+                + "expected 1 (the feed)")
+        expect(
+            callsFromBackground == 0 && gauge.log.offMainQueue == 0,
+            "isolated conformance registered without actor: called by a broadcast from a background thread "
+                + "(\(gauge.log.offMainQueue) calls off the main queue)")
+        expect(
+            feed.log.calls == 2, "isolated conformance registered without actor: feed called \(feed.log.calls) times")
+        report(
+            "isolated conformance registered without actor: \(callsFromMainContext) call(s) from the main context, "
+                + "\(callsFromBackground) from a background thread")
+        withExtendedLifetime((feed, gauge)) {}
     }
 
     /// Whether every delivery the steps so far have made or scheduled has run.

@@ -8,7 +8,7 @@ import Testing
 /// snippets' types are nested in the suite so that they cannot collide with
 /// other files' types; `FeedController`, `Post` and `PostCreationListener`
 /// are the quick start's (UsageSnippetTests.swift).
-@Suite("Diagnostics snippets")
+@Suite("Diagnostics snippets", .timeLimit(.minutes(1)))
 struct DiagnosticsSnippetTests {
     // Is it registered?
 
@@ -96,7 +96,7 @@ extension DiagnosticsSnippetTests.FeedScreen: @MainActor PostCreationListener {
 }
 
 /// The `isRegistered(_:)` and `stickyEvent(for:)` examples of the doc comments.
-@Suite("Diagnostics doc comment examples")
+@Suite("Diagnostics doc comment examples", .timeLimit(.minutes(1)))
 struct DiagnosticsDocCommentTests {
     @Test func isRegisteredExample() {
         let broadcaster = Broadcaster()

@@ -3,7 +3,7 @@ import Testing
 
 /// The debug-build report of a listener that nothing but the registration
 /// kept alive, and its absence for every listener released on purpose.
-@Suite("Unretained listener report")
+@Suite("Unretained listener report", .timeLimit(.minutes(1)))
 struct UnretainedListenerTests {
     /// Registers itself in its initializer, like most listeners.
     final class Downloader: Ping, Sendable {

@@ -1,7 +1,7 @@
 import Broadcast
 import Testing
 
-@Suite("Event streams")
+@Suite("Event streams", .timeLimit(.minutes(1)))
 struct EventStreamTests {
     @Test("a stream yields posted values in order")
     func yieldsInOrder() async {

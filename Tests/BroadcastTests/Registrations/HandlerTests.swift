@@ -1,7 +1,7 @@
 import Broadcast
 import Testing
 
-@Suite("Closure handlers and tokens")
+@Suite("Closure handlers and tokens", .timeLimit(.minutes(1)))
 struct HandlerTests {
     @Test("a handler receives posted values until its token is released")
     func tokenLifetime() {

@@ -1,7 +1,7 @@
 import Broadcast
 import Testing
 
-@Suite("Sticky broadcasts")
+@Suite("Sticky broadcasts", .timeLimit(.minutes(1)))
 struct StickyBroadcastTests {
     @Test("a late listener that asks receives the latest sticky broadcast at once")
     func lateListenerReceivesLatest() {
@@ -116,7 +116,7 @@ final class CounterSpy: CounterListener, Sendable {
     }
 }
 
-@Suite("Sticky broadcasts racing registrations")
+@Suite("Sticky broadcasts racing registrations", .timeLimit(.minutes(1)))
 struct StickyRaceTests {
     @Test("a listener registering while sticky state changes never sees an older state after a newer one")
     func replayIsNeverOvertaken() async {

@@ -17,7 +17,7 @@ import Testing
 /// The scheduled call settles it on the main actor (and does
 /// nothing); from then on counts are exact, and the awaitable form is always
 /// exact. `broadcast(to:)`'s documentation says "made or scheduled" for this.
-@Suite("Counts of broadcasts made off the main actor")
+@Suite("Counts of broadcasts made off the main actor", .timeLimit(.minutes(1)))
 struct BackgroundCountTests {
     @Test("a first background broadcast counts a scheduled call that the main actor then skips")
     func backgroundBroadcastCountsNonconformingMainActorListener() async {

@@ -57,7 +57,7 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
 
 /// Leaks and lifetimes of the core: the broadcaster never keeps listeners,
 /// payloads or closures alive, and is released itself when dropped.
-@Suite("Reliability: lifetimes")
+@Suite("Reliability: lifetimes", .timeLimit(.minutes(1)))
 struct ReliabilityLifetimeTests {
     @Test("no broadcasting, query or description keeps a listener alive")
     func broadcasterNeverKeepsListenersAlive() async {

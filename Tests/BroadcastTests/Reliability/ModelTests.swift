@@ -13,7 +13,7 @@ import Testing
 /// both logs. Replay it alone with
 /// `BROADCAST_MODEL_SEED=<seed> swift test --filter ReliabilityModel`;
 /// `BROADCAST_MODEL_SEQUENCES=<n>` changes how many sequences each mode runs.
-@Suite("Reliability: model-based randomized sequences")
+@Suite("Reliability: model-based randomized sequences", .timeLimit(.minutes(ReliabilityTimeLimits.modelMinutes)))
 struct ReliabilityModelTests {
     /// Steps per sequence: long enough for compactions and address reuse.
     static let steps = 40

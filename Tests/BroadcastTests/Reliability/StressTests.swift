@@ -24,7 +24,7 @@ import Testing
 /// Size: 8 × 5,000 operations; `BROADCAST_STRESS_OPERATIONS=<per thread>`
 /// raises it, `BROADCAST_STRESS_SECONDS=<s>` repeats rounds until that much
 /// time has passed (`scripts/soak`), `BROADCAST_STRESS_SEED` picks the seed.
-@Suite("Reliability: concurrency stress")
+@Suite("Reliability: concurrency stress", .timeLimit(.minutes(ReliabilityTimeLimits.stressMinutes)))
 struct ReliabilityStressTests {
     @Test("8 threads of mixed operations keep every delivery invariant")
     func mixedOperations() async {
@@ -43,7 +43,7 @@ struct ReliabilityStressTests {
             total.merge(report)
             round += 1
             if !report.violations.isEmpty { break }
-        } while (clock.now - began) < .seconds(seconds)
+        } while (clock.now - began) < .seconds(seconds) && !Task.isCancelled
         if round > 1 { print("stress total (\(round) rounds): \(total)") }
 
         #expect(total.violations.isEmpty, "\(total.violations.prefix(20).joined(separator: "\n"))")
@@ -109,6 +109,52 @@ struct StressReport: CustomStringConvertible {
     }
 }
 
+/// Ends a stress round early once its test is cancelled (at its time limit).
+///
+/// The worker threads block on tasks (an awaited broadcast, a main-actor
+/// step): a delivery that never arrives would keep them, and the test,
+/// waiting forever. Stopped, the threads start no further operation and the
+/// tasks they block on are cancelled, which ends their waits.
+final class StressStop: Sendable {
+    private struct State {
+        var isStopped = false
+        var running: [Int: Task<Void, Never>] = [:]
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
+
+    var isStopped: Bool { state.withLock { $0.isStopped } }
+
+    /// Stops the round: cancels the tasks threads are blocked on.
+    func stop() {
+        let running = state.withLock { state in
+            state.isStopped = true
+            return Array(state.running.values)
+        }
+        for task in running { task.cancel() }
+    }
+
+    /// Runs `operation` in a task and blocks the calling thread until it
+    /// returns; the task is cancelled if the round is (or becomes) stopped.
+    func blockOn(_ operation: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let task = Task {
+            await operation()
+            done.signal()
+        }
+        let id = state.withLock { state -> Int? in
+            guard !state.isStopped else { return nil }
+            defer { state.nextID += 1 }
+            state.running[state.nextID] = task
+            return state.nextID
+        }
+        if id == nil { task.cancel() }
+        done.wait()
+        if let id { state.withLock { $0.running[id] = nil } }
+    }
+}
+
 enum StressRound {
     static func run(threads: Int, operationsPerThread: Int, seed: UInt64) async -> StressReport {
         let world = StressWorld()
@@ -119,16 +165,23 @@ enum StressRound {
         let clock = ContinuousClock()
         let began = clock.now
         let group = DispatchGroup()
+        let stop = StressStop()
         for index in 0..<threads {
             group.enter()
             let thread = Thread {
-                work(world: world, operations: operationsPerThread, seed: seed &+ UInt64(index))
+                work(world: world, operations: operationsPerThread, seed: seed &+ UInt64(index), stop: stop)
                 group.leave()
             }
             thread.start()
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            group.notify(queue: .global()) { continuation.resume() }
+        // Cancelled (the test's time limit), the threads stop: a lost
+        // delivery then fails the round instead of blocking them forever.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                group.notify(queue: .global()) { continuation.resume() }
+            }
+        } onCancel: {
+            stop.stop()
         }
         await world.broadcaster.waitForScheduledDeliveries()
         let elapsed = clock.now - began
@@ -143,7 +196,7 @@ enum StressRound {
     /// Each thread owns its listeners, so the stamps
     /// around its own add/remove/release calls order them against every
     /// broadcast's stamps.
-    static func work(world: StressWorld, operations: Int, seed: UInt64) {
+    static func work(world: StressWorld, operations: Int, seed: UInt64, stop: StressStop) {
         struct Owned {
             let object: AnyObject
             let core: StressListenerCore
@@ -180,15 +233,10 @@ enum StressRound {
             owned.remove(at: index)  // the last strong reference
         }
         func blockOn(_ operation: @escaping @Sendable () async -> Void) {
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                await operation()
-                done.signal()
-            }
-            done.wait()
+            stop.blockOn(operation)
         }
 
-        for _ in 0..<operations {
+        for _ in 0..<operations where !stop.isStopped {
             let roll = rng.below(100)
             let target = rng.pick(StressTarget.allCases)
             switch roll {

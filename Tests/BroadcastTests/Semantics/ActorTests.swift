@@ -263,21 +263,29 @@ struct ActorTests {
         }
 
         let broadcaster = Broadcaster()
-        let log = EventLog()
-        let first = PingSpy("first", log: log)
+        // One log per actor: the room's call runs on the room while this
+        // test goes on, so a log shared with the main-actor spies could not
+        // tell, when read, whether it was already made.
+        let mainActorLog = EventLog()
+        let roomLog = EventLog()
+        let first = PingSpy("first", log: mainActorLog)
         broadcaster.addListener(first)  // registered on the main actor
         let room = Room()
-        await room.join(broadcaster, log: log)
-        let second = PingSpy("second", log: log)
+        await room.join(broadcaster, log: roomLog)
+        let second = PingSpy("second", log: mainActorLog)
         broadcaster.addListener(second)  // registered on the main actor
 
         let made = broadcaster.ping(1)
-        let calledBeforeReturning = log.all
+        // Only main-actor calls write here, and none can run before this
+        // line but those made before `ping` returned.
+        let calledBeforeReturning = mainActorLog.all
+        // The barrier: the room's one scheduled call has run.
         await broadcaster.waitForScheduledDeliveries()
 
         #expect(made == 3)
         #expect(calledBeforeReturning == ["first:1", "second:1"])
-        #expect(log.all == ["first:1", "second:1", "room:1@room"])
+        #expect(mainActorLog.all == ["first:1", "second:1"])
+        #expect(roomLog.all == ["room:1@room"])
     }
 
     @Test func isolatedConformanceIsReturnedOnlyOnItsActor() async {

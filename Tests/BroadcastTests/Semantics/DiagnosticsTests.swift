@@ -2,7 +2,7 @@ import Broadcast
 import Testing
 
 /// Diagnostics: `debugDescription` and `listenerCount(of:)`.
-@Suite("Diagnostics")
+@Suite("Diagnostics", .timeLimit(.minutes(1)))
 struct DiagnosticsTests {
     final class Ghost: Ping, Sendable { func ping(_ n: Int) {} }
 

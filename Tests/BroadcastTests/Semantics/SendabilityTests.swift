@@ -4,7 +4,7 @@ import Testing
 
 /// Semantic 8 — Sendability: a listener registered from non-isolated code is
 /// called synchronously on whatever thread broadcasts.
-@Suite("Sendability")
+@Suite("Sendability", .timeLimit(.minutes(1)))
 struct SendabilityTests {
     final class ThreadRecorder: Ping, Sendable {
         let threads = EventLog()
