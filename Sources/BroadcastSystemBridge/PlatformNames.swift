@@ -37,7 +37,7 @@ enum PlatformNames {
     // MARK: Application state
 
     #if os(macOS) && !targetEnvironment(macCatalyst)
-        // AppKit, where the meaning matches (see Docs/SystemBridge.md). Hiding an
+        // AppKit, where the meaning matches (see the "Keyboard and App State" article, "Platforms and names"). Hiding an
         // app is not mapped to background: a hidden Mac app keeps running.
         static let didFinishLaunching = Notification.Name("NSApplicationDidFinishLaunchingNotification")
         static let didBecomeActive = Notification.Name("NSApplicationDidBecomeActiveNotification")

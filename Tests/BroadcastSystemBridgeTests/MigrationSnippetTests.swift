@@ -1,5 +1,5 @@
 // The migration guide's "Step by step, one notification at a time" section
-// (Docs/Migration.md), every snippet as written, so that they keep compiling
+// (the "Migrating to Broadcast" article), every snippet as written, so that they keep compiling
 // and the half-migrated app they show keeps working. The DocC article
 // "Migrating One Notification at a Time" quotes the same code.
 import Broadcast

@@ -1,4 +1,4 @@
-// The bridge's usage snippets from Docs/SystemBridge.md, as written (only the body of
+// The bridge's usage snippets from the "Keyboard and App State" article, as written (only the body of
 // `cancelCurrentRequest()` and the bridge's surroundings are added), so that
 // they keep compiling in Swift 6 mode.
 import Broadcast

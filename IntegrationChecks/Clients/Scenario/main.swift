@@ -29,7 +29,7 @@ checks.expect(screen.titles == ["main"], "the screen changed its main-actor stat
 
 // 2. From a background thread. Where the plain class is called, and what
 // `deliveryExplanation` says about it there, is the difference between
-// configurations (see Docs/Semantics.md, "Client configurations").
+// configurations (see the "Client Configurations" article).
 log.reset()
 let listeners = Unchecked((archive: archive as AnyObject, screen: screen as AnyObject))
 let background = BackgroundThread.run {

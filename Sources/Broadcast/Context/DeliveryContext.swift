@@ -13,7 +13,7 @@ import Foundation
 /// The second follows the runtime's own rule for conformances isolated to a
 /// global actor (`extension Screen: @MainActor P`): the generic cast succeeds
 /// only where the runtime can prove it runs on that actor. Measured on Linux
-/// with Swift 6.3.1 (`HostMatrix` runs each case in a real process):
+/// with Swift 6.3.1 (`scripts/host-matrix` runs each case in a real process):
 ///
 /// | where the code runs | cast for `@MainActor P` |
 /// | --- | --- |
@@ -27,7 +27,7 @@ import Foundation
 /// on the listener's actor *and* either runs in a task or, for the main actor,
 /// on the main thread. Anywhere else a failed cast may mean "conforms only
 /// over there", and the listener's call is scheduled on its actor, where the
-/// question is settled once and for all (``ConformanceCache``).
+/// question is settled once and for all (``KnownNonconformances``).
 struct DeliveryContext {
     /// The caller's isolation, guaranteed by the compiler.
     let isolation: (any Actor)?

@@ -3,7 +3,7 @@
 ///
 /// An object registered with `addListener` and again through a single-protocol
 /// registration has two entries; broadcasts still call it once (the
-/// ``ConformanceIndex`` keeps the first entry that matches).
+/// ``ProtocolIndex`` keeps the first entry that matches).
 struct EntryKey: Hashable {
     let object: ObjectIdentifier
     let onlyProtocol: ObjectIdentifier?

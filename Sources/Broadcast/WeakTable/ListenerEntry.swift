@@ -13,7 +13,7 @@ final class ListenerEntry: @unchecked Sendable {
     // reference is thread-safe in the Swift runtime (it races only with
     // assignment, and a `let` is never reassigned); the loaded strong
     // reference is handed to listener code only under the delivery rules in
-    // `Docs/Semantics.md` ("Sendability").
+    // the "Delivery Semantics" article ("Sendability").
 
     /// The listener. Weak: the table never keeps it alive.
     weak let object: AnyObject?

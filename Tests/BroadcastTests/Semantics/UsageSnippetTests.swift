@@ -6,7 +6,7 @@ import Testing
 // below (a test file cannot hold top-level statements), and the protocol and
 // extension carry no `nonisolated`: this module is compiled with Swift 6
 // defaults, where they change nothing, and other tests conform main-actor
-// screens to this protocol (see Docs/Semantics.md, "Client configurations",
+// screens to this protocol (see the "Client Configurations" article,
 // for what an explicit `nonisolated` changes there). The quick start itself
 // is built and run in every client configuration by scripts/client-matrix.
 
