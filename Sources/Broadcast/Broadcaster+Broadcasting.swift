@@ -88,9 +88,9 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P, Payload) -> Void
     ) -> Int {
-        send(to: P.self, sticky: sticky, onMainActor: false, from: isolation, calling: { deliver($0, payload) }) {
-            { deliver($0, payload) }
-        }
+        send(
+            to: P.self, sticky: sticky, onMainActor: false, from: isolation,
+            calling: { deliver($0, payload) }, keeping: { { deliver($0, payload) } })
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -143,9 +143,7 @@ extension Broadcaster {
     ) -> Int {
         send(
             to: P.self, sticky: sticky, onMainActor: true, from: isolation,
-            calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) }
-        ) {
-            MainActorCall.wrap { deliver($0, payload) }
-        }
+            calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
+            keeping: { MainActorCall.wrap { deliver($0, payload) } })
     }
 }

@@ -25,7 +25,8 @@ extension Broadcaster {
         var context = DeliveryContext(isolation: isolation)
         guard sticky else {
             let members = snapshot(of: P.self, in: &context)
-            return dispatch(to: members, as: P.self, onMainActor: onMainActor, in: &context, calling: call, keeping: keep)
+            return dispatch(
+                to: members, as: P.self, onMainActor: onMainActor, in: &context, calling: call, keeping: keep)
         }
         let deliver = keep()
         let record = StickyBroadcast(for: P.self, onMainActor: onMainActor, deliver)

@@ -71,8 +71,10 @@ struct BroadcasterStorage {
         return members(of: P.self, in: &context).members
     }
 
-    /// What a delivery on `actor` found: `type`'s listeners registered there
-    /// are not `P`s. `P`'s index is rebuilt without them when next used.
+    /// Records what a delivery on `actor` found: `type`'s listeners
+    /// registered there are not `P`s.
+    ///
+    /// `P`'s index is rebuilt without them when next used.
     mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
         guard known.insert(type, P.self, on: actor) else { return }
         indexes.existingIndex(for: P.self)?.invalidate()

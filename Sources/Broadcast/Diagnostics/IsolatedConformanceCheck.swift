@@ -75,7 +75,8 @@
                 let reopened = seesMainActor ? Array((state.open.removeValue(forKey: protocolID) ?? [:])) : []
                 for (type, _) in reopened { state.claimed.insert(Key(type: type, protocolType: protocolID)) }
                 var claimed: [Int] = []
-                for (position, candidate) in candidates.enumerated() where state.claimed.insert(candidate.key).inserted {
+                for (position, candidate) in candidates.enumerated() where state.claimed.insert(candidate.key).inserted
+                {
                     claimed.append(position)
                 }
                 return (claimed, reopened)

@@ -11,8 +11,10 @@
         private let condition = NSCondition()
         private var answers: [Bool]?
 
-        /// Whether each of `objects` is a `P` on a new thread; waits for the
-        /// answer. The caller holds `objects` meanwhile, and no lock.
+        /// Whether each of `objects` is a `P` on a new thread.
+        ///
+        /// Waits for the answer. The caller holds `objects` meanwhile, and
+        /// no lock.
         static func conform<P>(_ objects: [AnyObject], as _: P.Type) -> [Bool] {
             let listeners = objects.map(WeakListener.init)
             let answer = ThreadAnswer()

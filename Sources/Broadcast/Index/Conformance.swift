@@ -87,12 +87,14 @@ enum Conformance {
 }
 
 extension Conformance {
-    /// Whether `object` is a `P` wherever it is called, as proven by a cast
-    /// here: a cast that succeeds in code isolated to no actor, off the main
-    /// queue, cannot have used a conformance isolated to a global actor (the
-    /// runtime proves such an actor only on its own executor), so the
-    /// conformance is not isolated. Anywhere else a success may come from a
-    /// conformance isolated to the actor the code runs on. For diagnostics.
+    /// Whether a cast here proves `object` a `P` wherever it is called; for
+    /// diagnostics.
+    ///
+    /// A cast that succeeds in code isolated to no actor, off the main queue,
+    /// cannot have used a conformance isolated to a global actor (the runtime
+    /// proves such an actor only on its own executor), so the conformance is
+    /// not isolated. Anywhere else a success may come from a conformance
+    /// isolated to the actor the code runs on.
     static func isKnownToConformAnywhere<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext)
         -> Bool
     {

@@ -22,12 +22,19 @@ struct KnownNonconformances {
     private var keys: Set<Key> = []
 
     func contains(_ type: AnyObject.Type, _ protocolType: Any.Type, on actor: any Actor) -> Bool {
-        keys.contains(Key(type: ObjectIdentifier(type), protocolType: ObjectIdentifier(protocolType), actor: ObjectIdentifier(actor)))
+        keys.contains(
+            Key(
+                type: ObjectIdentifier(type), protocolType: ObjectIdentifier(protocolType),
+                actor: ObjectIdentifier(actor)))
     }
 
     /// Records it; returns whether it was new.
     @discardableResult
     mutating func insert(_ type: AnyObject.Type, _ protocolType: Any.Type, on actor: any Actor) -> Bool {
-        keys.insert(Key(type: ObjectIdentifier(type), protocolType: ObjectIdentifier(protocolType), actor: ObjectIdentifier(actor))).inserted
+        keys.insert(
+            Key(
+                type: ObjectIdentifier(type), protocolType: ObjectIdentifier(protocolType),
+                actor: ObjectIdentifier(actor))
+        ).inserted
     }
 }

@@ -35,8 +35,9 @@ final class ProtocolIndex {
 
     var protocolID: ObjectIdentifier { ObjectIdentifier(protocolType) }
 
-    /// Brings the members in step with `table`, deciding new entries in
-    /// `context`. `P` is ``protocolType``.
+    /// Brings the members in step with `table`.
+    ///
+    /// New entries are decided in `context`; `P` is ``protocolType``.
     ///
     /// - Returns: The entries considered now (every entry when rebuilt), for
     ///   the debug-build isolated-conformance check.
@@ -95,9 +96,11 @@ final class ProtocolIndex {
 }
 
 extension ProtocolIndex {
-    /// Whether the members reflect a decision about `entry`: it is among the
-    /// table slots taken in, and nothing made the index stale since. For
-    /// diagnostics, which read an index without updating it.
+    /// Whether the members reflect a decision about `entry`.
+    ///
+    /// True when it is among the table slots taken in and nothing made the
+    /// index stale since. For diagnostics, which read an index without
+    /// updating it.
     func hasConsidered(_ entry: ListenerEntry, in table: ListenerTable) -> Bool {
         guard !isStale, layoutVersion == table.layoutVersion else { return false }
         return table.entries.prefix(seenEntries).contains { $0 === entry }

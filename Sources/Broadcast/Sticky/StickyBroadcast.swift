@@ -38,7 +38,8 @@ struct StickyBroadcast: Sendable {
         }
         replay = { broadcaster, entry, context in
             _ = broadcaster.dispatch(
-                to: [entry], as: P.self, onMainActor: onMainActor, in: &context, calling: deliver) { deliver }
+                to: [entry], as: P.self, onMainActor: onMainActor, in: &context, calling: deliver
+            ) { deliver }
         }
     }
 

@@ -15,7 +15,9 @@ final class ListenerEntry: @unchecked Sendable {
     // reference is handed to listener code only under the delivery rules in
     // the "Delivery Semantics" article ("Sendability").
 
-    /// The listener. Weak: the table never keeps it alive.
+    /// The listener.
+    ///
+    /// Weak: the table never keeps it alive.
     weak let object: AnyObject?
 
     /// The listener's identity when it registered.
@@ -33,7 +35,9 @@ final class ListenerEntry: @unchecked Sendable {
     /// protocol.
     let onlyProtocolType: Any.Type?
 
-    /// Set once the entry is removed. A broadcast checks it immediately
+    /// Set once the entry is removed.
+    ///
+    /// A broadcast checks it immediately
     /// before each call, so a listener removed during a broadcast is not
     /// called by the rest of it.
     private let retired = Atomic<Bool>(false)

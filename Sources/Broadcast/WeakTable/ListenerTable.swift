@@ -13,10 +13,14 @@
 ///
 /// A plain value with no locking: ``Broadcaster`` keeps it inside its one lock.
 struct ListenerTable {
-    /// Registration order. `nil` marks a removed slot until the next
+    /// Registration order.
+    ///
+    /// `nil` marks a removed slot until the next
     /// compaction.
     private(set) var entries: [ListenerEntry?] = []
-    /// Where each `addListener` entry is, by object. `Int32` rather than
+    /// Where each `addListener` entry is, by object.
+    ///
+    /// `Int32` rather than
     /// `Int`: 4 bytes less per registration, and 2 billion registrations
     /// are more than a process can hold.
     private var listenerSlots: [ObjectIdentifier: Int32] = [:]
@@ -27,9 +31,11 @@ struct ListenerTable {
     private var removedSlots = 0
     private var compactionThreshold = ListenerTable.minimumCompactionThreshold
 
-    /// Changes whenever an index built from `entries` could be wrong other
-    /// than by missing the entries appended since: a compaction moved the
-    /// entries, or an object gained or kept a second entry (an index lists
+    /// A number that changes when an index built from `entries` needs a
+    /// rebuild.
+    ///
+    /// That is, when the index could be wrong other than by missing the
+    /// entries appended since: a compaction moved the entries, or an object gained or kept a second entry (an index lists
     /// each object once, at its first entry). Appends and removals of an
     /// object's only entry leave it unchanged: an index takes appended
     /// entries in, and skips retired ones.
