@@ -101,13 +101,7 @@ extension Broadcaster {
     ) async -> Int {
         // The broadcast `post` makes: every listener of `Event` values
         // (objects, closure handlers and streams) is an `EventListener`.
-        let calls = CallCounter()
-        broadcast(to: (any EventListener<Event>).self, isolation: isolation) { listener in
-            calls.increment()
-            listener.receive(event)
-        }
-        await waitForScheduledDeliveries()
-        return calls.count
+        await broadcastAndWait(to: (any EventListener<Event>).self, isolation: isolation) { $0.receive(event) }
     }
 
     /// Registers a closure handler; the 0.1.0 spelling of
