@@ -105,11 +105,9 @@ extension Broadcaster {
             }
             return (added, here, considered)
         }
-        #if DEBUG
-            for indexed in considered {
-                isolatedConformanceCheck.inspect(indexed.entries, as: indexed.protocolType, in: &context, for: self)
-            }
-        #endif
+        for indexed in considered {
+            checkIsolatedConformances(of: indexed.entries, as: indexed.protocolType, in: &context)
+        }
         for sticky in replaysHere {
             sticky.replay(self, entry, &context)
         }

@@ -37,11 +37,7 @@ extension Broadcaster {
     /// The members of `P`'s index, taken under the lock.
     func snapshot<P>(of _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
         let (members, considered) = storage.withLock { $0.members(of: P.self, in: &context) }
-        #if DEBUG
-            isolatedConformanceCheck.inspect(considered, as: P.self, in: &context, for: self)
-        #else
-            _ = considered
-        #endif
+        checkIsolatedConformances(of: considered, as: P.self, in: &context)
         return members
     }
 
@@ -54,12 +50,19 @@ extension Broadcaster {
             storage.setSticky(sticky)
             return storage.members(of: P.self, in: &context)
         }
+        checkIsolatedConformances(of: considered, as: P.self, in: &context)
+        return members
+    }
+
+    /// Debug builds: hands the entries an index just considered to the
+    /// isolated-conformance check, with no lock held; release builds do
+    /// nothing.
+    func checkIsolatedConformances<P>(
+        of considered: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext
+    ) {
         #if DEBUG
             isolatedConformanceCheck.inspect(considered, as: P.self, in: &context, for: self)
-        #else
-            _ = considered
         #endif
-        return members
     }
 
     /// Delivers to `members`, a snapshot: calls what can be called here and
