@@ -28,8 +28,8 @@ enum Conformance {
     /// The object is opened to its dynamic class and consumed: the runtime
     /// then casts from the class itself instead of first unwrapping an
     /// `AnyObject`, and the `P` takes over the caller's reference instead of
-    /// retaining the listener again (together about a third of a delivery's
-    /// time; `Docs/PerformanceNotes.md`).
+    /// retaining the listener again (together they took a delivery to 1,000
+    /// listeners from 117 to 88 ns; `Docs/PerformanceNotes.md`).
     static func cast<P>(_ object: consuming AnyObject, to _: P.Type) -> P? {
         castOpened(consume object, to: P.self)
     }
