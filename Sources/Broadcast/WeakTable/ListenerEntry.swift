@@ -35,6 +35,12 @@ final class ListenerEntry: @unchecked Sendable {
     /// protocol.
     let onlyProtocolType: Any.Type?
 
+    /// Whether the listener is `Sendable`, as the registering call's type
+    /// proved: then a broadcast may call it wherever its conformance holds,
+    /// and its actor is only where a call goes when the conformance holds
+    /// there alone.
+    let isSendable: Bool
+
     /// Set once the entry is removed.
     ///
     /// A broadcast checks it immediately
@@ -49,13 +55,14 @@ final class ListenerEntry: @unchecked Sendable {
     #endif
 
     init(
-        object: AnyObject, isolation: (any Actor)?, onlyProtocol: Any.Type?,
+        object: AnyObject, isolation: (any Actor)?, onlyProtocol: Any.Type?, isSendable: Bool = false,
         registrationSite: RegistrationSite? = nil
     ) {
         self.object = object
         self.id = ObjectIdentifier(object)
         self.isolationBox = isolation.map(IsolationBox.for)
         self.onlyProtocolType = onlyProtocol
+        self.isSendable = isSendable
         #if DEBUG
             self.registrationSite = registrationSite
         #endif
