@@ -90,7 +90,7 @@ extension Broadcaster {
     ) -> Int {
         send(
             to: P.self, sticky: sticky, onMainActor: false, from: isolation,
-            calling: { deliver($0, payload) }, keeping: { { deliver($0, payload) } })
+            calling: { deliver($0, payload) }, makingEscaping: { { deliver($0, payload) } })
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -144,6 +144,6 @@ extension Broadcaster {
         send(
             to: P.self, sticky: sticky, onMainActor: true, from: isolation,
             calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
-            keeping: { MainActorCall.wrap { deliver($0, payload) } })
+            makingEscaping: { MainActorCall.wrap { deliver($0, payload) } })
     }
 }

@@ -11,11 +11,12 @@ extension Broadcaster {
     /// OS releases before the 26 generation do not make.
     public func listeners<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> [P] {
         var context = DeliveryContext(isolation: isolation)
+        var answers = ActorAnswers()
         var listeners: [P] = []
-        for entry in snapshot(of: P.self, in: &context) {
+        for entry in members(of: P.self, in: &context) {
             guard let object = entry.liveObject else { continue }
-            if let actor = entry.isolation, !context.isRunning(on: actor) { continue }
-            if let listener = Conformance.cast(object, to: P.self) { listeners.append(listener) }
+            let route = Routing.route(object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers)
+            if case .call(let listener) = route { listeners.append(listener) }
         }
         return listeners
     }
@@ -24,7 +25,7 @@ extension Broadcaster {
     /// or schedule a call for.
     public func listenerCount<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        return snapshot(of: P.self, in: &context).reduce(into: 0) { count, entry in
+        return members(of: P.self, in: &context).reduce(into: 0) { count, entry in
             if entry.liveObject != nil { count += 1 }
         }
     }
@@ -36,7 +37,7 @@ extension Broadcaster {
     /// ``ListenerRegistration`` counts once for each. To count the listeners
     /// a broadcast would reach, ask ``listenerCount(of:isolation:)``.
     public var registrationCount: Int {
-        storage.withLock { $0.table.liveEntries.count }
+        storage.withLock { storage, _ in storage.registeredEntries }.count { $0.liveObject != nil }
     }
 }
 
@@ -45,9 +46,9 @@ extension Broadcaster: CustomDebugStringConvertible {
     /// called on, for example
     /// `Broadcaster(2 listeners: FeedController, Screen @MainActor)`.
     public var debugDescription: String {
-        let entries = storage.withLock { $0.table.liveEntries }
+        let entries = storage.withLock { storage, _ in storage.registeredEntries }
         let names = entries.compactMap { entry -> String? in
-            guard let object = entry.object else { return nil }
+            guard let object = entry.liveObject else { return nil }
             var name = String(describing: type(of: object))
             if let box = entry.isolationBox {
                 name += box.isMainActor ? " @MainActor" : " @\(type(of: box.actor))"

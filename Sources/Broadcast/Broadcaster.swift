@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Delivers typed broadcasts to the listeners that conform to a protocol.
 ///
 /// A listener is any class instance. It registers once, is held weakly, and
@@ -47,7 +45,7 @@ public final class Broadcaster: Sendable {
     public static let shared = Broadcaster()
 
     /// The one lock and everything behind it.
-    let storage = Mutex(BroadcasterStorage())
+    let storage = StorageLock()
     /// Deliveries scheduled on actors, one FIFO per actor.
     let mailboxes = ActorMailboxes()
     /// Receives diagnostics (debug builds); nil writes them to standard error.
@@ -77,7 +75,7 @@ public final class Broadcaster: Sendable {
 
     deinit {
         // Ends every event stream still open, outside the lock.
-        let finishers = storage.withLock { $0.takeStreamFinishers() }
+        let finishers = storage.withLock { storage, _ in storage.takeStreamFinishers() }
         for finish in finishers { finish() }
     }
 }

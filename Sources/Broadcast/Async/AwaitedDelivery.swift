@@ -93,9 +93,9 @@ enum AwaitedDelivery {
     /// broadcast puts them.
     ///
     /// Before each call: stops if the task is cancelled, skips the member if
-    /// its entry is retired or its listener released, and casts it here,
-    /// where a failure for a listener of this actor is definitive (the run is
-    /// a task on its actor) and is recorded once the run ends.
+    /// its entry is retired or its listener released, and routes it here
+    /// (``Routing``): on its own actor, in a task, a failed cast is
+    /// definitive, and is recorded once the run ends.
     ///
     /// - Returns: The number of calls made.
     static func callRun<P, Failure: Error>(
@@ -107,30 +107,25 @@ enum AwaitedDelivery {
     ) async throws(Failure) -> Int {
         var made = 0
         var context = DeliveryContext(isolation: actor)
+        var answers = ActorAnswers()
         var learned: [LearnedNonconformance] = []
         defer { if !learned.isEmpty { broadcaster.record(learned, as: P.self) } }
         for entry in members {
             guard !Task.isCancelled else { break }
             guard let object = entry.liveObject else { continue }
-            guard let listener = Conformance.cast(consume object, to: P.self) else {
-                noteFailedCast(of: entry, in: &context, learned: &learned)
-                continue
+            switch Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers)
+            {
+            case .call(let listener):
+                made += 1
+                try await deliver(listener)
+            case .skipAndRecord(let nonconformance):
+                learned.append(nonconformance)
+            case .schedule, .skip:
+                // The run is on the listener's actor: nothing to send on.
+                break
             }
-            made += 1
-            try await deliver(listener)
         }
         return made
-    }
-
-    /// Notes, when that is definitive here, that the listener of `entry`
-    /// is not a `P` on its actor. (The cast took the listener; this rare
-    /// path loads it again.)
-    private static func noteFailedCast(
-        of entry: ListenerEntry, in context: inout DeliveryContext, learned: inout [LearnedNonconformance]
-    ) {
-        guard let actor = entry.isolation, let object = entry.object,
-            Conformance.afterFailedCast(registeredOn: actor, in: &context) == .recordNonconformance
-        else { return }
-        learned.append(LearnedNonconformance(type: type(of: object), actor: actor))
     }
 }

@@ -65,7 +65,7 @@ extension Broadcaster {
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
     ) async throws(Failure) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        let members = snapshot(of: P.self, in: &context)
+        let members = members(of: P.self, in: &context)
         switch order.mode {
         case .sequential:
             return try await AwaitedDelivery.deliverSequentially(

@@ -42,19 +42,19 @@ extension Broadcaster {
         if ListenerValidation.isBoxedValue(listener) { return .refusedAsBoxedValue }
         let protocolID = ObjectIdentifier(P.self)
         let id = ObjectIdentifier(listener)
-        let (entries, memberships, known, stopped) = storage.withLock { storage in
-            let entries = storage.liveEntries(withID: id)
+        let (entries, memberships, known, stopped) = storage.withLock { storage, _ in
+            let entries = storage.entries(withID: id)
             let memberships = entries.map { storage.indexMembership(of: $0, in: P.self) }
             return (
                 entries, memberships, storage.knownNonconformances,
-                storage.stoppedRegistrations.listeners(withID: id, stoppedFor: protocolID)
+                storage.stoppedRegistrations.listeners(stoppedFor: protocolID)
             )
         }
         var context = DeliveryContext(isolation: isolation)
         // Decided on a copy: asking must not change what a later broadcast does.
         var knownHere = known
         var listensToP = false
-        for (entry, membership) in zip(entries, memberships) where entry.object === listener {
+        for (entry, membership) in zip(entries, memberships) where entry.liveObject === listener {
             guard entry.listens(to: protocolID) else { continue }
             listensToP = true
             // The entry a broadcast uses: the first the index lists (or,
@@ -66,29 +66,27 @@ extension Broadcaster {
         }
         if listensToP { return .doesNotConform }
         if stopped.contains(where: { $0.object === listener }) { return .registrationStopped }
-        let others = entries.filter { $0.object === listener }.compactMap(\.onlyProtocolType).map {
+        let others = entries.filter { $0.liveObject === listener }.compactMap(\.onlyProtocolType).map {
             String(describing: $0)
         }
         return others.isEmpty ? .notRegistered : .registeredOnlyForOtherProtocols(others)
     }
 
-    /// The branch ``Delivery/deliver(to:as:override:in:scheduled:learned:_:)``
-    /// takes for `entry`, without calling anything: each test below is the
-    /// one the delivery loop makes, in the same order, with the same context.
+    /// What a broadcast to `P` made here does with `entry`: the decision of
+    /// ``Routing/route(_:of:as:onMainActor:in:answers:)``, the function the
+    /// delivery loop calls, so the two cannot differ.
     private static func decision<P>(
         for entry: ListenerEntry, _ object: AnyObject, as _: P.Type, in context: inout DeliveryContext
     ) -> DeliveryExplanation {
-        guard let actor = entry.isolation else {
-            return Conformance.cast(object, to: P.self) != nil ? .calledHere : .doesNotConform
-        }
-        if !context.isRunning(on: actor) {
+        var answers = ActorAnswers()
+        switch Routing.route(object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers) {
+        case .call:
+            return .calledHere
+        case .schedule(let actor):
             return Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)
                 ? .scheduled(on: actor) : .scheduledIfConforming(on: actor)
-        }
-        if Conformance.cast(object, to: P.self) != nil { return .calledHere }
-        switch Conformance.afterFailedCast(registeredOn: actor, in: &context) {
-        case .schedule: return .scheduledIfConforming(on: actor)
-        case .skip, .recordNonconformance: return .doesNotConform
+        case .skip, .skipAndRecord:
+            return .doesNotConform
         }
     }
 }

@@ -38,11 +38,13 @@ extension Broadcaster {
         let listener = ClosureListener<Event> { continuation.yield($0) }
         let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
         let retained = RetainedListener(listener)
-        storage.withLock { $0.addStreamFinisher(for: entry.id) { continuation.finish() } }
+        storage.withLock { storage, _ in storage.addStreamFinisher(for: entry.id) { continuation.finish() } }
         continuation.onTermination = { [weak self] _ in
             // Unregisters, then releases the listener this closure kept alive.
             self?.unregister(entry)
-            self?.storage.withLock { $0.removeStreamFinisher(for: entry.id) }
+            self?.storage.withLock { storage, releases in
+                storage.removeStreamFinisher(for: entry.id, releasing: &releases)
+            }
             withExtendedLifetime(retained) {}
             onTermination?()
         }

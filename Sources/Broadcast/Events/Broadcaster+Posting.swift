@@ -22,28 +22,20 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
-        guard sticky else {
-            return send(
-                to: (any EventListener<Event>).self, sticky: false, onMainActor: false, from: isolation,
-                calling: deliver
-            ) { deliver }
-        }
-        // A sticky post also keeps the value, for `stickyEvent(of:)`.
-        var context = DeliveryContext(isolation: isolation)
-        let record = StickyBroadcast(for: (any EventListener<Event>).self, onMainActor: false, event: event, deliver)
-        let members = snapshot(of: (any EventListener<Event>).self, in: &context, recording: record)
-        return dispatch(
-            to: members, as: (any EventListener<Event>).self, onMainActor: false, in: &context, calling: deliver
+        // A sticky post also keeps the value, for `stickyEvent(for:)`.
+        return send(
+            to: (any EventListener<Event>).self, sticky: sticky, event: event, onMainActor: false, from: isolation,
+            calling: deliver
         ) { deliver }
     }
 
     /// Keeps `event` as the sticky `Event` without delivering it now, so that
     /// handlers, listeners and streams registering later can ask for it.
     public func setStickyEvent<Event: Sendable>(_ event: Event) {
-        let sticky = StickyBroadcast(for: (any EventListener<Event>).self, onMainActor: false, event: event) {
-            $0.receive(event)
-        }
-        storage.withLock { $0.setSticky(sticky) }
+        keep(
+            StickyBroadcast(for: (any EventListener<Event>).self, onMainActor: false, event: event) {
+                $0.receive(event)
+            })
     }
 
     /// Forgets the sticky `Event`, if any.

@@ -11,9 +11,9 @@
 ///
 /// Everything that needs a listener as a `P` goes through ``cast(_:to:)``:
 /// delivery, scheduled calls, awaited calls, sticky replays, index take-in,
-/// `listeners(of:)` and `deliveryExplanation(for:to:)`. Everything that
-/// decides what a failed cast means goes through ``afterFailedCast(registeredOn:in:)``
-/// and ``isCandidate(_:of:as:knowing:in:)``.
+/// `listeners(of:)` and `deliveryExplanation(for:to:)`. Where a call goes
+/// after a cast is ``Routing``'s decision; whether an index lists a listener
+/// is ``isCandidate(_:of:as:knowing:in:)``'s.
 enum Conformance {
     /// `object` as a `P`, cast where this runs; nil if it is not one here.
     ///
@@ -38,28 +38,6 @@ enum Conformance {
         (consume listener) as? P
     }
 
-    /// What a broadcast does with a listener whose cast failed here.
-    enum FailedCast: Equatable {
-        /// Nothing: it is not a `P` where it would be called. For a listener
-        /// with no actor, "here" is where it is called; for one of an actor,
-        /// a broadcast that runs there.
-        case skip
-        /// Nothing, and the broadcaster records that the listener's class is
-        /// not a `P` on its actor (a broadcast on that actor that can check
-        /// its isolated conformances found none).
-        case recordNonconformance
-        /// Schedule the call on the listener's actor, where the cast is
-        /// definitive: this place cannot check a conformance isolated to it.
-        case schedule
-    }
-
-    /// The meaning of a cast that failed in `context`, for a listener
-    /// registered on `actor`, if any.
-    static func afterFailedCast(registeredOn actor: (any Actor)?, in context: inout DeliveryContext) -> FailedCast {
-        guard let actor else { return .skip }
-        return context.castsAreDefinitive(on: actor) ? .recordNonconformance : .schedule
-    }
-
     /// Whether a protocol's index lists `entry`, whose listener is `object`:
     /// whether a broadcast to `P` may call it, as far as `context` and what
     /// deliveries learned (`known`) can tell.
@@ -76,13 +54,9 @@ enum Conformance {
         let objectType: AnyObject.Type = type(of: object)
         if known.contains(objectType, P.self, on: actor) { return false }
         if cast(object, to: P.self) != nil { return true }
-        switch afterFailedCast(registeredOn: actor, in: &context) {
-        case .recordNonconformance:
-            known.insert(objectType, P.self, on: actor)
-            return false
-        case .skip, .schedule:
-            return true
-        }
+        guard context.castsAreDefinitive(on: actor) else { return true }
+        known.insert(objectType, P.self, on: actor)
+        return false
     }
 }
 

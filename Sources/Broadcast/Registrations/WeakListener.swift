@@ -10,3 +10,13 @@ final class WeakListener: @unchecked Sendable {
         self.object = object
     }
 }
+
+extension WeakListener {
+    /// ``object``, for code under the broadcaster's lock (see
+    /// ``ListenerEntry/liveObject(keepingIn:)``).
+    func object(keepingIn releases: inout Releases) -> AnyObject? {
+        guard let object else { return nil }
+        releases.keep(object)
+        return object
+    }
+}

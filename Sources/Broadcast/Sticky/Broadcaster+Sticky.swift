@@ -7,8 +7,7 @@ extension Broadcaster {
     /// "the keyboard is shown" after a frame change, or a state known before
     /// any event.
     public func setStickyBroadcast<P>(for listenerType: P.Type, _ deliver: @escaping @Sendable (P) -> Void) {
-        let sticky = StickyBroadcast(for: P.self, onMainActor: false, deliver)
-        storage.withLock { $0.setSticky(sticky) }
+        keep(StickyBroadcast(for: P.self, onMainActor: false, deliver))
     }
 
     /// Keeps a sticky broadcast to `listenerType`, replayed on the main
@@ -19,20 +18,19 @@ extension Broadcaster {
         for listenerType: P.Type,
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) {
-        let sticky = StickyBroadcast(for: P.self, onMainActor: true, MainActorCall.wrap(deliver))
-        storage.withLock { $0.setSticky(sticky) }
+        keep(StickyBroadcast(for: P.self, onMainActor: true, MainActorCall.wrap(deliver)))
     }
 
     /// Forgets the sticky broadcast to `listenerType`, if any: listeners that
     /// register afterwards receive nothing for it until the next sticky
     /// broadcast.
     public func clearStickyBroadcast<P>(for listenerType: P.Type) {
-        storage.withLock { $0.clearSticky(for: ObjectIdentifier(P.self)) }
+        storage.withLock { storage, releases in storage.clearSticky(for: ObjectIdentifier(P.self), releasing: &releases) }
     }
 
     /// Whether a sticky broadcast to `listenerType` is kept.
     public func hasStickyBroadcast<P>(for listenerType: P.Type) -> Bool {
-        storage.withLock { $0.sticky.latest(for: ObjectIdentifier(P.self)) != nil }
+        storage.withLock { storage, _ in storage.sticky.latest(for: ObjectIdentifier(P.self)) != nil }
     }
 
     /// Forgets every sticky broadcast and every sticky event (a sticky post
@@ -43,7 +41,7 @@ extension Broadcaster {
     /// ``shared``); ``clearStickyBroadcast(for:)`` and
     /// ``clearStickyEvent(for:)`` forget one.
     public func clearAllStickyBroadcasts() {
-        storage.withLock { $0.clearAllSticky() }
+        storage.withLock { storage, releases in storage.clearAllSticky(releasing: &releases) }
     }
 
     /// The sticky `Event`, if one is kept, read without registering anything.
@@ -64,7 +62,12 @@ extension Broadcaster {
     ///   broadcast to `any EventListener<Event>`, which carries no value).
     public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
-        let sticky = storage.withLock { $0.sticky.latest(for: protocolID) }
+        let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
         return sticky?.event as? Event
+    }
+
+    /// Keeps `sticky` as the latest for its protocol without delivering it.
+    func keep(_ sticky: StickyBroadcast) {
+        _ = storage.withLock { storage, releases in storage.setSticky(sticky, releasing: &releases) }
     }
 }

@@ -8,8 +8,9 @@ import Synchronization
 /// is atomic.
 final class ListenerEntry: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable (`id`,
-    // `isolationBox`, `onlyProtocolType`, the debug `registrationSite`), an
-    // `Atomic` (`retired`), or the `weak let` reference. Loading a weak
+    // `isolationBox`, `onlyProtocolType`, `isSendable`, the debug
+    // `registrationSite`), atomic (`retired`, `stickyProgress`, whose object
+    // is Sendable), or the `weak let` reference. Loading a weak
     // reference is thread-safe in the Swift runtime (it races only with
     // assignment, and a `let` is never reassigned); the loaded strong
     // reference is handed to listener code only under the delivery rules in
@@ -48,6 +49,10 @@ final class ListenerEntry: @unchecked Sendable {
     /// called by the rest of it.
     private let retired = Atomic<Bool>(false)
 
+    /// The sticky broadcasts this listener was called with; made on the
+    /// first such call, so a listener that receives none pays one word.
+    private let stickyProgress = AtomicLazyReference<StickyProgress>()
+
     #if DEBUG
         /// Where `addListener` was called, for debug-build diagnostics; nil
         /// for the other ways of registering.
@@ -82,9 +87,53 @@ final class ListenerEntry: @unchecked Sendable {
 
     func retire() { retired.store(true, ordering: .releasing) }
 
-    /// The listener, if it is still registered and alive.
+    /// The listener, if it is still registered and alive; for code that
+    /// runs with no lock held.
     var liveObject: AnyObject? {
         isRetired ? nil : object
+    }
+
+    /// ``liveObject``, for code under the broadcaster's lock: the strong
+    /// reference the load makes is kept in `releases`, so that if another
+    /// thread lets go of the listener meanwhile, its `deinit` runs after the
+    /// lock is released, not under it.
+    func liveObject(keepingIn releases: inout Releases) -> AnyObject? {
+        guard let object = liveObject else { return nil }
+        releases.keep(object)
+        return object
+    }
+
+    /// Whether the listener is alive, for code under the broadcaster's lock
+    /// (see ``liveObject(keepingIn:)``).
+    func isAlive(keepingIn releases: inout Releases) -> Bool {
+        guard let object else { return false }
+        releases.keep(object)
+        return true
+    }
+
+    /// Whether a broadcast that does not run on the listener's actor may
+    /// still call it where it runs, when its conformance holds there: the
+    /// listener is `Sendable`, and the runtime's cast checks conformances
+    /// isolated to an actor (so a success proves the call may run here).
+    var mayBeCalledOffItsActor: Bool {
+        isSendable && Self.runtimeChecksIsolatedConformances
+    }
+
+    /// Whether the Swift runtime's cast checks isolated conformances: on
+    /// Linux the runtime ships with the toolchain (6.2 or later); on Apple
+    /// platforms it is the one of the OS, from the 26 releases on. On an
+    /// older runtime the cast of `extension Screen: @MainActor P` succeeds
+    /// on any thread, so there a listener of an actor is called only there.
+    static let runtimeChecksIsolatedConformances: Bool = {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
+        return false
+    }()
+
+    /// Claims the call of a sticky broadcast to this listener (see
+    /// ``StickyProgress``): false if a newer state already reached it.
+    func claims(_ generation: StickyGeneration) -> Bool {
+        let progress = stickyProgress.load() ?? stickyProgress.storeIfNil(StickyProgress())
+        return progress.claim(generation)
     }
 
     /// The identity of ``onlyProtocolType``.

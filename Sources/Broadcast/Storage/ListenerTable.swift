@@ -11,7 +11,9 @@
 ///   grown to twice the live count since the last one, so add and remove are
 ///   O(1) amortized and memory follows the live count, not the churn.
 ///
-/// A plain value with no locking: ``Broadcaster`` keeps it inside its one lock.
+/// A plain value with no locking: ``Broadcaster`` keeps it inside its one
+/// lock, and what it drops or loads goes into that critical section's
+/// ``Releases``.
 struct ListenerTable {
     /// Registration order.
     ///
@@ -46,30 +48,22 @@ struct ListenerTable {
     /// Number of slots in use, live or not: what memory is proportional to.
     var storageCount: Int { entries.count }
 
-    /// Live, registered entries in registration order.
-    var liveEntries: [ListenerEntry] {
-        entries.compactMap { entry in
-            guard let entry, entry.liveObject != nil else { return nil }
-            return entry
-        }
-    }
-
     /// Appends `entry`; returns false, changing nothing, if the same live
     /// object is already registered under the same key (it keeps its
     /// position).
-    mutating func add(_ entry: ListenerEntry) -> Bool {
+    mutating func add(_ entry: ListenerEntry, releasing releases: inout Releases) -> Bool {
         let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
         if let slot = slot(for: key), let existing = entries[slot] {
             // Alive at this address, so it is the same object (two live
             // objects never share an address).
-            if existing.object != nil { return false }
+            if existing.isAlive(keepingIn: &releases) { return false }
             // The old object died and its address was reused.
-            vacate(slot: slot, key: key, entry: existing)
+            vacate(slot: slot, key: key, entry: existing, releasing: &releases)
         }
         if hasEntries(of: entry.id) { layoutVersion += 1 }
         entries.append(entry)
         setSlot(entries.count - 1, for: key)
-        if entries.count >= compactionThreshold { compact() }
+        if entries.count >= compactionThreshold { compact(releasing: &releases) }
         return true
     }
 
@@ -77,12 +71,14 @@ struct ListenerTable {
     /// was none, or if `expected` is given and is not that entry (owners that
     /// hold their listener weakly pass it: once that listener is gone, its
     /// address may identify a new object).
-    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> ListenerEntry? {
+    mutating func remove(
+        _ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil, releasing releases: inout Releases
+    ) -> ListenerEntry? {
         guard let slot = slot(for: key), let entry = entries[slot] else { return nil }
         if let expected, expected !== entry { return nil }
-        vacate(slot: slot, key: key, entry: entry)
+        vacate(slot: slot, key: key, entry: entry, releasing: &releases)
         if hasEntries(of: key.object) { layoutVersion += 1 }
-        if removedSlots * 2 > entries.count { compact() }
+        if removedSlots * 2 > entries.count { compact(releasing: &releases) }
         return entry
     }
 
@@ -90,33 +86,39 @@ struct ListenerTable {
     ///
     /// A table that only grew (nothing removed, nothing dead) is left as it
     /// is: only the next threshold moves, so indexes need not be rebuilt.
-    mutating func compact() {
-        let hasGarbage = removedSlots > 0 || entries.contains { $0?.object == nil }
-        guard hasGarbage else {
+    /// The entries dropped go into `releases`: an entry holds the actor its
+    /// listener registered from, which may be the last reference to it.
+    mutating func compact(releasing releases: inout Releases) {
+        var kept: [ListenerEntry?] = []
+        kept.reserveCapacity(entries.count - removedSlots)
+        for case let entry? in entries {
+            if entry.isAlive(keepingIn: &releases) {
+                kept.append(entry)
+            } else {
+                entry.retire()
+            }
+        }
+        guard kept.count < entries.count else {
             compactionThreshold = Swift.max(Self.minimumCompactionThreshold, entries.count * 2)
             return
         }
-        var kept: [ListenerEntry?] = []
-        kept.reserveCapacity(entries.count - removedSlots)
         listenerSlots.removeAll(keepingCapacity: true)
         registrationSlots.removeAll(keepingCapacity: true)
         registrationCounts.removeAll(keepingCapacity: true)
-        for case let entry? in entries {
-            guard entry.object != nil else {
-                entry.retire()
-                continue
-            }
-            kept.append(entry)
-            setSlot(kept.count - 1, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
+        for (slot, entry) in kept.enumerated() {
+            guard let entry else { continue }
+            setSlot(slot, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
         }
+        releases.keep(entries)
         entries = kept
         removedSlots = 0
         compactionThreshold = Swift.max(Self.minimumCompactionThreshold, kept.count * 2)
         layoutVersion += 1
     }
 
-    private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry) {
+    private mutating func vacate(slot: Int, key: EntryKey, entry: ListenerEntry, releasing releases: inout Releases) {
         entry.retire()
+        releases.keep(entry)
         setSlot(nil, for: key)
         entries[slot] = nil
         removedSlots += 1

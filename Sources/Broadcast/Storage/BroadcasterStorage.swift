@@ -1,8 +1,11 @@
-/// Everything a ``Broadcaster`` knows, behind its one lock: the weak table,
-/// the per-protocol indexes derived from it, what deliveries learned about
-/// conformances, the sticky broadcasts, and the event streams to end.
+/// Everything a ``Broadcaster`` knows, behind its one lock
+/// (``StorageLock``): the weak table, the per-protocol indexes derived from
+/// it, what deliveries learned about conformances, the sticky broadcasts,
+/// and the event streams to end.
 ///
-/// Methods here run under the lock and never call listener code.
+/// Its methods decide and return; they never call listener code, never take
+/// another lock, and put whatever they let go of, or load from a weak
+/// reference, into the critical section's ``Releases``.
 struct BroadcasterStorage {
     private(set) var table = ListenerTable()
     private var indexes = ProtocolIndexes()
@@ -27,48 +30,38 @@ struct BroadcasterStorage {
     /// - Returns: Whether it was added, and (for the debug-build check) the
     ///   entries each index considered now.
     mutating func add(
-        _ entry: ListenerEntry, in context: inout DeliveryContext
+        _ entry: ListenerEntry, in context: inout DeliveryContext, releasing releases: inout Releases
     ) -> (added: Bool, considered: [ConsideredEntries]) {
-        guard table.add(entry) else { return (false, []) }
+        guard table.add(entry, releasing: &releases) else { return (false, []) }
         guard let actor = entry.isolation, !indexes.isEmpty, context.castsAreDefinitive(on: actor) else {
             return (true, [])
         }
         var considered: [ConsideredEntries] = []
         for index in indexes.all {
-            let entries = index.update(from: table, knowing: &known, in: &context)
+            let entries = index.update(from: table, knowing: &known, in: &context, releasing: &releases)
             considered.append(ConsideredEntries(protocolType: index.protocolType, entries: entries))
         }
         return (true, considered)
     }
 
-    /// Registers `entry` as if from non-isolated code.
-    mutating func add(_ entry: ListenerEntry) -> Bool {
-        var context = DeliveryContext(isolation: nil)
-        return add(entry, in: &context).added
-    }
-
     /// Unregisters the entry for `key`; returns it, or nil if there was none
     /// (or, with `expected`, if the entry is another one).
-    mutating func remove(_ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil) -> ListenerEntry? {
-        guard let entry = table.remove(key, ifEntryIs: expected) else { return nil }
-        for index in indexes.all { index.noteRetired(entry) }
+    mutating func remove(
+        _ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil, releasing releases: inout Releases
+    ) -> ListenerEntry? {
+        guard let entry = table.remove(key, ifEntryIs: expected, releasing: &releases) else { return nil }
+        for index in indexes.all { index.noteRetired(entry, releasing: &releases) }
         return entry
     }
 
     /// The members of `P`'s index in step with the table, decided in
     /// `context`, and the entries it considered now.
     mutating func members<P>(
-        of _: P.Type, in context: inout DeliveryContext
+        of _: P.Type, in context: inout DeliveryContext, releasing releases: inout Releases
     ) -> (members: [ListenerEntry], considered: ArraySlice<ListenerEntry?>) {
         let index = indexes.index(for: P.self)
-        let considered = index.update(from: table, as: P.self, knowing: &known, in: &context)
+        let considered = index.update(from: table, as: P.self, knowing: &known, in: &context, releasing: &releases)
         return (index.members, considered)
-    }
-
-    /// The members of `P`'s index, decided as from non-isolated code.
-    mutating func members<P>(of _: P.Type) -> [ListenerEntry] {
-        var context = DeliveryContext(isolation: nil)
-        return members(of: P.self, in: &context).members
     }
 
     /// Records what a delivery on `actor` found: `type`'s listeners
@@ -93,21 +86,30 @@ struct BroadcasterStorage {
         return index.members.contains { $0 === entry }
     }
 
-    mutating func setSticky(_ broadcast: StickyBroadcast) { sticky.set(broadcast) }
-    mutating func clearSticky(for protocolID: ObjectIdentifier) { sticky.clear(for: protocolID) }
-    mutating func clearAllSticky() { sticky.clearAll() }
+    @discardableResult
+    mutating func setSticky(_ broadcast: StickyBroadcast, releasing releases: inout Releases) -> StickyGeneration {
+        sticky.set(broadcast, releasing: &releases)
+    }
+
+    mutating func clearSticky(for protocolID: ObjectIdentifier, releasing releases: inout Releases) {
+        sticky.clear(for: protocolID, releasing: &releases)
+    }
+
+    mutating func clearAllSticky(releasing releases: inout Releases) {
+        sticky.clearAll(releasing: &releases)
+    }
 
     /// Remembers a stopped single-protocol registration, for diagnostics.
-    mutating func noteStopped(_ entry: ListenerEntry) {
-        stoppedRegistrations.note(entry)
+    mutating func noteStopped(_ entry: ListenerEntry, releasing releases: inout Releases) {
+        stoppedRegistrations.note(entry, releasing: &releases)
     }
 
     mutating func addStreamFinisher(for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void) {
         streamFinishers[id] = finish
     }
 
-    mutating func removeStreamFinisher(for id: ObjectIdentifier) {
-        streamFinishers[id] = nil
+    mutating func removeStreamFinisher(for id: ObjectIdentifier, releasing releases: inout Releases) {
+        if let finish = streamFinishers.removeValue(forKey: id) { releases.keep(finish) }
     }
 
     mutating func takeStreamFinishers() -> [@Sendable () -> Void] {

@@ -12,7 +12,8 @@
 /// instead.
 ///
 /// Mutated only under the ``Broadcaster``'s lock; `members` is a value, so a
-/// broadcast takes a copy under the lock and iterates it after.
+/// broadcast takes a copy under the lock and iterates it after. What it
+/// drops or loads goes into the critical section's ``Releases``.
 final class ProtocolIndex {
     /// The protocol (or class) whose listeners this lists, as passed to
     /// `broadcast(to:)`.
@@ -44,10 +45,11 @@ final class ProtocolIndex {
     @discardableResult
     func update<P>(
         from table: ListenerTable, as _: P.Type, knowing known: inout KnownNonconformances,
-        in context: inout DeliveryContext
+        in context: inout DeliveryContext, releasing releases: inout Releases
     ) -> ArraySlice<ListenerEntry?> {
         let entries = table.entries
         if isStale || layoutVersion != table.layoutVersion {
+            releases.keep(members)
             members.removeAll(keepingCapacity: true)
             seenEntries = 0
             retiredSinceFilter = 0
@@ -60,7 +62,7 @@ final class ProtocolIndex {
         // changes the layout; so only a rebuild can meet an object twice.
         var admitted: Set<ObjectIdentifier>? = seenEntries == 0 ? [] : nil
         for case let entry? in added {
-            guard entry.listens(to: protocolID), let object = entry.liveObject,
+            guard entry.listens(to: protocolID), let object = entry.liveObject(keepingIn: &releases),
                 Conformance.isCandidate(object, of: entry, as: P.self, knowing: &known, in: &context)
             else { continue }
             if admitted?.insert(entry.id).inserted == false { continue }
@@ -70,21 +72,23 @@ final class ProtocolIndex {
         return added
     }
 
-    /// ``update(from:as:knowing:in:)`` for code that does not know the
+    /// ``update(from:as:knowing:in:releasing:)`` for code that does not know the
     /// protocol statically: it opens ``protocolType``.
     @discardableResult
     func update(
-        from table: ListenerTable, knowing known: inout KnownNonconformances, in context: inout DeliveryContext
+        from table: ListenerTable, knowing known: inout KnownNonconformances, in context: inout DeliveryContext,
+        releasing releases: inout Releases
     ) -> ArraySlice<ListenerEntry?> {
-        update(from: table, as: protocolType, knowing: &known, in: &context)
+        update(from: table, as: protocolType, knowing: &known, in: &context, releasing: &releases)
     }
 
     /// Counts a removed entry; filters the members once enough were.
-    func noteRetired(_ entry: ListenerEntry) {
+    func noteRetired(_ entry: ListenerEntry, releasing releases: inout Releases) {
         guard entry.listens(to: protocolID) else { return }
         retiredSinceFilter += 1
         if retiredSinceFilter * 2 > members.count {
-            members.removeAll { $0.liveObject == nil }
+            releases.keep(members)
+            members.removeAll { $0.isRetired || !$0.isAlive(keepingIn: &releases) }
             retiredSinceFilter = 0
         }
     }

@@ -20,22 +20,25 @@ struct StoppedRegistrations {
     private var pruningThreshold = 16
 
     /// Remembers that `entry`, a single-protocol registration, was stopped.
-    mutating func note(_ entry: ListenerEntry) {
+    mutating func note(_ entry: ListenerEntry, releasing releases: inout Releases) {
         guard let protocolID = entry.onlyProtocol, let object = entry.object else { return }
-        let isKnown = records.contains { $0.protocolID == protocolID && $0.listener.object === object }
+        releases.keep(object)
+        let isKnown = records.contains { record in
+            record.protocolID == protocolID && record.listener.object(keepingIn: &releases) === object
+        }
         guard !isKnown else { return }
         records.append(Record(listener: WeakListener(object), protocolID: protocolID))
         if records.count >= pruningThreshold {
-            records.removeAll { $0.listener.object == nil }
+            records.removeAll { $0.listener.object(keepingIn: &releases) == nil }
             pruningThreshold = Swift.max(16, records.count * 2)
         }
     }
 
     /// The listeners with identifier `id` whose registration for
     /// `protocolID` was stopped (usually none or one; compare with `===`).
-    func listeners(withID id: ObjectIdentifier, stoppedFor protocolID: ObjectIdentifier) -> [WeakListener] {
-        records.filter { record in
-            record.protocolID == protocolID && record.listener.object.map(ObjectIdentifier.init) == id
-        }.map(\.listener)
+    /// The listeners whose registration for `protocolID` was stopped
+    /// (callers compare them with `===` after the lock is released).
+    func listeners(stoppedFor protocolID: ObjectIdentifier) -> [WeakListener] {
+        records.filter { $0.protocolID == protocolID }.map(\.listener)
     }
 }
