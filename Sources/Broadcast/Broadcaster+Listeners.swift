@@ -72,6 +72,6 @@ extension Broadcaster {
     /// nor does the rest of a broadcast in flight on this thread. A call that
     /// another thread has already begun may still finish.
     public func removeListener(_ listener: AnyObject) {
-        unregister(EntryKey(object: ObjectIdentifier(listener), onlyProtocol: nil))
+        unregister(EntryKey(objectID: ObjectIdentifier(listener), onlyProtocol: nil))
     }
 }

@@ -42,7 +42,7 @@ extension Broadcaster {
     /// A single-protocol registration that stops is remembered, so that
     /// ``deliveryExplanation(for:to:isolation:)`` can say so.
     func unregister(_ entry: ListenerEntry) {
-        let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
+        let key = EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol)
         storage.withLock { storage, releases in
             guard storage.remove(key, ifEntryIs: entry, releasing: &releases) != nil, entry.onlyProtocol != nil else {
                 return

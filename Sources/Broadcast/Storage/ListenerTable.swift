@@ -52,7 +52,7 @@ struct ListenerTable {
     /// object is already registered under the same key (it keeps its
     /// position).
     mutating func add(_ entry: ListenerEntry, releasing releases: inout Releases) -> Bool {
-        let key = EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol)
+        let key = EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol)
         if let slot = slot(for: key), let existing = entries[slot] {
             // Alive at this address, so it is the same object (two live
             // objects never share an address).
@@ -77,7 +77,7 @@ struct ListenerTable {
         guard let slot = slot(for: key), let entry = entries[slot] else { return nil }
         if let expected, expected !== entry { return nil }
         vacate(slot: slot, key: key, entry: entry, releasing: &releases)
-        if hasEntries(of: key.object) { layoutVersion += 1 }
+        if hasEntries(of: key.objectID) { layoutVersion += 1 }
         if removedSlots * 2 > entries.count { compact(releasing: &releases) }
         return entry
     }
@@ -107,7 +107,7 @@ struct ListenerTable {
         registrationCounts.removeAll(keepingCapacity: true)
         for (slot, entry) in kept.enumerated() {
             guard let entry else { continue }
-            setSlot(slot, for: EntryKey(object: entry.id, onlyProtocol: entry.onlyProtocol))
+            setSlot(slot, for: EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol))
         }
         releases.keep(entries)
         entries = kept
@@ -125,22 +125,22 @@ struct ListenerTable {
     }
 
     private func slot(for key: EntryKey) -> Int? {
-        key.onlyProtocol == nil ? listenerSlots[key.object].map(Int.init) : registrationSlots[key]
+        key.onlyProtocol == nil ? listenerSlots[key.objectID].map(Int.init) : registrationSlots[key]
     }
 
     /// Records (or, with nil, forgets) where the entry for `key` is.
     private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
         guard key.onlyProtocol != nil else {
-            listenerSlots[key.object] = slot.map { Int32($0) }
+            listenerSlots[key.objectID] = slot.map { Int32($0) }
             return
         }
         if let slot {
             if registrationSlots.updateValue(slot, forKey: key) == nil {
-                registrationCounts[key.object, default: 0] += 1
+                registrationCounts[key.objectID, default: 0] += 1
             }
         } else if registrationSlots.removeValue(forKey: key) != nil {
-            let remaining = registrationCounts[key.object, default: 1] - 1
-            registrationCounts[key.object] = remaining > 0 ? remaining : nil
+            let remaining = registrationCounts[key.objectID, default: 1] - 1
+            registrationCounts[key.objectID] = remaining > 0 ? remaining : nil
         }
     }
 

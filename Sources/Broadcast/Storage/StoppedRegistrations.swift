@@ -21,8 +21,7 @@ struct StoppedRegistrations {
 
     /// Remembers that `entry`, a single-protocol registration, was stopped.
     mutating func note(_ entry: ListenerEntry, releasing releases: inout Releases) {
-        guard let protocolID = entry.onlyProtocol, let object = entry.object else { return }
-        releases.keep(object)
+        guard let protocolID = entry.onlyProtocol, let object = entry.object(keepingIn: &releases) else { return }
         let isKnown = records.contains { record in
             record.protocolID == protocolID && record.listener.object(keepingIn: &releases) === object
         }

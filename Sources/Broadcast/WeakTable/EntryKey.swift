@@ -5,6 +5,6 @@
 /// registration has two entries; broadcasts still call it once (the
 /// ``ProtocolIndex`` keeps the first entry that matches).
 struct EntryKey: Hashable {
-    let object: ObjectIdentifier
+    let objectID: ObjectIdentifier
     let onlyProtocol: ObjectIdentifier?
 }

@@ -103,12 +103,18 @@ final class ListenerEntry: @unchecked Sendable {
         return object
     }
 
+    /// The listener, if alive, registered or not, for code under the
+    /// broadcaster's lock (see ``liveObject(keepingIn:)``).
+    func object(keepingIn releases: inout Releases) -> AnyObject? {
+        guard let object else { return nil }
+        releases.keep(object)
+        return object
+    }
+
     /// Whether the listener is alive, for code under the broadcaster's lock
     /// (see ``liveObject(keepingIn:)``).
     func isAlive(keepingIn releases: inout Releases) -> Bool {
-        guard let object else { return false }
-        releases.keep(object)
-        return true
+        object(keepingIn: &releases) != nil
     }
 
     /// Whether a broadcast that does not run on the listener's actor may

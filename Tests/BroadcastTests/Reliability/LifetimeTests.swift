@@ -229,7 +229,7 @@ struct ReliabilityLifetimeTests {
             let index = rng.below(live.count)
             switch rng.below(3) {
             case 0:
-                _ = storage.remove(EntryKey(object: ObjectIdentifier(live[index]), onlyProtocol: nil))
+                _ = storage.remove(EntryKey(objectID: ObjectIdentifier(live[index]), onlyProtocol: nil))
                 _ = storage.add(ListenerEntry(object: live[index], isolation: nil, onlyProtocol: nil))
             case 1:
                 live[index] = LifeSpy()  // releases the old one

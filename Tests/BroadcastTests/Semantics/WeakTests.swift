@@ -71,7 +71,7 @@ struct WeakTests {
             _ = storage.add(ListenerEntry(object: transient, isolation: nil, onlyProtocol: nil))
             if round.isMultiple(of: 2) {
                 // Removed explicitly…
-                _ = storage.remove(EntryKey(object: ObjectIdentifier(transient), onlyProtocol: nil))
+                _ = storage.remove(EntryKey(objectID: ObjectIdentifier(transient), onlyProtocol: nil))
             }
             // …or simply released at the end of the iteration.
             largestIndex = max(largestIndex, storage.members(of: Ping.self).count)
