@@ -13,7 +13,7 @@
 /// non-isolated code: it receives events synchronously on the posting thread
 /// and buffers them for the consumer.
 ///
-/// Buffering: ``Broadcaster/events(of:bufferingPolicy:receivingStickyEvent:)``
+/// Buffering: ``Broadcaster/events(of:bufferingPolicy:receivingSticky:)``
 /// keeps every event by default (`.unbounded`), so no event is lost while the
 /// consumer is busy; pass `.bufferingNewest(n)` to keep only the newest `n`
 /// (Foundation's typed messages keep the newest 10) or `.bufferingOldest(n)`.

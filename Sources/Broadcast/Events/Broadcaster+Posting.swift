@@ -38,6 +38,28 @@ extension Broadcaster {
             })
     }
 
+    /// The sticky `Event`, if one is kept, read without registering anything.
+    ///
+    /// Like `CurrentValueSubject.value`: the value that a handler, listener
+    /// or stream registering now with `receivingSticky: true` would receive
+    /// first. `stickyEvent(for:) != nil` says whether one is kept.
+    ///
+    /// ```swift
+    /// broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
+    /// let current = broadcaster.stickyEvent(for: UserSignedIn.self)  // UserSignedIn(name: "Ada")
+    /// ```
+    ///
+    /// - Parameter eventType: The event values to read.
+    /// - Returns: The latest `Event` kept by ``post(_:sticky:isolation:)`` with
+    ///   `sticky: true` or by ``setStickyEvent(_:)``; nil if none is kept
+    ///   (never posted sticky, cleared, or replaced by a sticky protocol
+    ///   broadcast to `any EventListener<Event>`, which carries no value).
+    public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
+        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
+        let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
+        return sticky?.event as? Event
+    }
+
     /// Forgets the sticky `Event`, if any.
     public func clearStickyEvent<Event: Sendable>(for eventType: Event.Type) {
         clearStickyBroadcast(for: (any EventListener<Event>).self)

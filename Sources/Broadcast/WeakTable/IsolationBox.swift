@@ -2,7 +2,7 @@
 /// existential's two, and one shared box for every main-actor listener.
 ///
 /// The box is also the identity a broadcast compares to tell runs of
-/// listeners of one actor apart cheaply (``DeliveryContext/isRunning(onActorOf:)``).
+/// listeners of one actor apart cheaply (``ActorAnswers``).
 final class IsolationBox: Sendable {
     let actor: any Actor
 
