@@ -15,8 +15,9 @@ extension Broadcaster {
         var listeners: [P] = []
         for entry in members(of: P.self, in: &context) {
             guard let object = entry.liveObject else { continue }
-            let route = Routing.route(object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers)
-            if case .call(let listener) = route { listeners.append(listener) }
+            _ = Routing.route(object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers) {
+                listeners.append($0)
+            }
         }
         return listeners
     }

@@ -113,10 +113,13 @@ enum AwaitedDelivery {
         for entry in members {
             guard !Task.isCancelled else { break }
             guard let object = entry.liveObject else { continue }
-            switch Routing.route(
-                consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers)
-            {
-            case .call(let listener):
+            var listener: P?
+            let route = Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers
+            ) { listener = $0 }
+            switch route {
+            case .called:
+                guard let listener = listener.take() else { break }
                 made += 1
                 try await deliver(listener)
             case .skipAndRecord(let nonconformance):

@@ -180,18 +180,19 @@ enum Delivery {
         var answers = ActorAnswers()
         for entry in members {
             guard let object = entry.liveObject else { continue }
-            switch Routing.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers)
-            {
-            case .call(let listener):
-                if let sticky, !entry.claims(sticky) { continue }
+            let route = Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
+            ) { listener in
+                if let sticky, !entry.claims(sticky) { return }
                 call(listener)
                 count += 1
+            }
+            switch route {
+            case .called, .skip:
+                break
             case .schedule(let actor):
                 scheduled.append(entry, on: actor)
                 count += 1
-            case .skip:
-                break
             case .skipAndRecord(let nonconformance):
                 learned.append(nonconformance)
             }

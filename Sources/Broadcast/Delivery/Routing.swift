@@ -19,40 +19,63 @@
 ///   on the actor, which settles it.
 enum Routing {
     /// Decides the delivery of a broadcast to `P` to `entry`, whose listener
-    /// is `object`, where `context` says the delivery runs.
+    /// is `object`, where `context` says the delivery runs, and makes the
+    /// call here if that is the decision.
+    ///
+    /// The call is made through `call` rather than by returning the cast
+    /// listener: a decision that carried a `P` would be a generic enum, whose
+    /// metadata the runtime looks up on every delivery.
     ///
     /// - Parameters:
     ///   - onMainActor: Whether the broadcast calls every listener on the
     ///     main actor (`broadcastOnMainActor`), in place of its own actor.
     ///   - answers: Whether the delivery runs on an actor, remembered for
     ///     the run of listeners of that actor.
+    ///   - call: Called with the listener as a `P` when it is called here.
     @inline(__always)
     static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
-        in context: inout DeliveryContext, answers: inout ActorAnswers
-    ) -> Route<P> {
-        let box = onMainActor ? IsolationBox.mainActor : entry.isolationBox
-        guard let box else {
+        in context: inout DeliveryContext, answers: inout ActorAnswers, calling call: (P) -> Void
+    ) -> Route {
+        // The box's identity is enough for the common cases, and reading it
+        // takes no reference to the box.
+        guard let boxID = onMainActor ? IsolationBox.mainActorID : entry.isolationID else {
             guard let listener = Conformance.cast(consume object, to: P.self) else { return .skip }
-            return .call(listener)
+            call(listener)
+            return .called
         }
-        let runsThere = answers.isRunning(on: box, in: &context)
-        guard runsThere || (!onMainActor && entry.mayBeCalledOffItsActor) else { return .schedule(on: box.actor) }
+        let runsThere = answers.isRunning(onActorWith: boxID, in: &context) {
+            actor(of: entry, onMainActor: onMainActor)
+        }
+        guard runsThere || (!onMainActor && entry.mayBeCalledOffItsActor) else {
+            return .schedule(on: actor(of: entry, onMainActor: onMainActor))
+        }
         let objectType: AnyObject.Type = type(of: object)
-        if let listener = Conformance.cast(consume object, to: P.self) { return .call(listener) }
-        guard runsThere, context.castsAreDefinitive(on: box.actor) else { return .schedule(on: box.actor) }
+        if let listener = Conformance.cast(consume object, to: P.self) {
+            call(listener)
+            return .called
+        }
+        let place = actor(of: entry, onMainActor: onMainActor)
+        guard runsThere, context.castsAreDefinitive(on: place) else { return .schedule(on: place) }
         // Only the listener's own actor settles its conformance: a
         // main-actor broadcast says nothing about a listener of another actor.
-        guard entry.isolationBox === box else { return .skip }
-        return .skipAndRecord(LearnedNonconformance(type: objectType, actor: box.actor))
+        guard !onMainActor || entry.isolationID == IsolationBox.mainActorID else { return .skip }
+        return .skipAndRecord(LearnedNonconformance(type: objectType, actor: place))
+    }
+
+    /// The actor a call to `entry` runs on, when it has one.
+    private static func actor(of entry: ListenerEntry, onMainActor: Bool) -> any Actor {
+        guard !onMainActor, let actor = entry.isolation else { return MainActor.shared }
+        return actor
     }
 }
 
 /// The delivery ``Routing`` decided for one listener.
-enum Route<P> {
-    /// Call the listener here, now.
-    case call(P)
-    /// Schedule the call on the listener's actor.
+enum Route {
+    /// The listener was called here.
+    case called
+    /// Schedule the call on this actor (the listener's, or the main actor
+    /// for a main-actor broadcast).
     case schedule(on: any Actor)
     /// Do nothing: it is not a `P` where it would be called.
     case skip
@@ -78,11 +101,13 @@ struct ActorAnswers {
     private var lastBox: ObjectIdentifier?
     private var lastAnswer = false
 
-    /// Whether the delivery runs on `box`'s actor.
-    mutating func isRunning(on box: IsolationBox, in context: inout DeliveryContext) -> Bool {
-        let id = ObjectIdentifier(box)
+    /// Whether the delivery runs on the actor of the box identified by
+    /// `id`; `actor` reads that actor, only when the answer is not known yet.
+    mutating func isRunning(
+        onActorWith id: ObjectIdentifier, in context: inout DeliveryContext, _ actor: () -> any Actor
+    ) -> Bool {
         if id == lastBox { return lastAnswer }
-        lastAnswer = context.isRunning(on: box.actor)
+        lastAnswer = context.isRunning(on: actor())
         lastBox = id
         return lastAnswer
     }

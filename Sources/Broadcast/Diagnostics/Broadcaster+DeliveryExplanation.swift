@@ -73,14 +73,17 @@ extension Broadcaster {
     }
 
     /// What a broadcast to `P` made here does with `entry`: the decision of
-    /// ``Routing/route(_:of:as:onMainActor:in:answers:)``, the function the
+    /// ``Routing/route(_:of:as:onMainActor:in:answers:calling:)``, the function the
     /// delivery loop calls, so the two cannot differ.
     private static func decision<P>(
         for entry: ListenerEntry, _ object: AnyObject, as _: P.Type, in context: inout DeliveryContext
     ) -> DeliveryExplanation {
         var answers = ActorAnswers()
-        switch Routing.route(object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers) {
-        case .call:
+        let route = Routing.route(object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers) {
+            _ in  // asked, not called
+        }
+        switch route {
+        case .called:
             return .calledHere
         case .schedule(let actor):
             return Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)

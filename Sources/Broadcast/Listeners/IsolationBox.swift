@@ -9,6 +9,9 @@ final class IsolationBox: Sendable {
     /// The one box of every main-actor listener.
     static let mainActor = IsolationBox(MainActor.shared)
 
+    /// The identity of ``mainActor``.
+    static let mainActorID = ObjectIdentifier(mainActor)
+
     private init(_ actor: any Actor) {
         self.actor = actor
     }

@@ -34,11 +34,14 @@ struct StickyBroadcast: Sendable {
         planReplay = { broadcaster, entry, generation, context, callsHere in
             guard let object = entry.liveObject else { return }
             var answers = ActorAnswers()
-            switch Routing.route(
-                object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers)
-            {
-            case .call(let listener):
+            let route = Routing.route(
+                object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
+            ) { listener in
                 callsHere.append { if entry.claims(generation) { deliver(listener) } }
+            }
+            switch route {
+            case .called:
+                break
             case .schedule(let actor):
                 broadcaster.schedule(
                     [entry], on: actor, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
