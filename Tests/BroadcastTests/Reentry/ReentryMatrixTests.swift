@@ -7,7 +7,7 @@ import Testing
 /// One test per place where user code runs, each over every call it may
 /// make back (``ReentryCall``): the call returns (no crash, no deadlock: the
 /// suite's time limit turns one into a failure) and takes effect as
-/// documented, checked by ``ReentryWorld/verifyRound(after:stickyMarkCleared:sourceLocation:)``.
+/// documented, checked by ``ReentryWorld/verifyRound(after:stickyStateCleared:sourceLocation:)``.
 /// Every deinitializer runs at a point the test controls: the test drops the
 /// last reference, or makes the broadcaster drop it (a sticky broadcast
 /// replaced or cleared, a token cancelled), and checks that the object is
@@ -42,6 +42,19 @@ struct ReentryMatrixTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test(arguments: ReentryCall.synchronous)
+    func aMainActorListenerReachedThroughItsMailboxMayCallBackIntoTheBroadcaster(_ call: ReentryCall) async {
+        let world = ReentryWorld()
+        let kicker = await Self.registerMainKicker(in: world) { world.perform(call) }
+
+        // From here (no actor), the call is scheduled on the main actor.
+        #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == 1)
+        #expect(world.log.count(of: "performed.\(call.rawValue)") == 0)
+        await world.broadcaster.waitForScheduledDeliveries()
+        world.verifyRound(after: call)
+        withExtendedLifetime(kicker) {}
+    }
+
     @Test(arguments: ReentryCall.allCases)
     func anAwaitedListenerMayCallBackIntoTheBroadcaster(_ call: ReentryCall) async {
         let world = ReentryWorld()
@@ -65,6 +78,28 @@ struct ReentryMatrixTests {
         #expect(await world.broadcaster.post(awaitingEach: ReentryKickEvent()) == 1)
         world.verifyRound(after: call)
         withExtendedLifetime(token) {}
+    }
+
+    @MainActor @Test(arguments: ReentryCall.allCases)
+    func aMainActorAwaitedHandlerMayCallBackIntoTheBroadcaster(_ call: ReentryCall) async {
+        let world = ReentryWorld()
+        world.addMainActorSpy()
+        let token = world.broadcaster.addAwaitedHandler(for: ReentryKickEvent.self) { _ in
+            await world.performAwaiting(call)
+        }
+
+        let posted = await Task.detached { await world.broadcaster.post(awaitingEach: ReentryKickEvent()) }.value
+        #expect(posted == 1)
+        world.verifyRound(after: call)
+        withExtendedLifetime(token) {}
+    }
+
+    @MainActor private static func registerMainKicker(
+        in world: ReentryWorld, _ action: @escaping @Sendable () -> Void
+    ) -> MainKicker {
+        let kicker = MainKicker(action)
+        world.broadcaster.addListener(kicker)
+        return kicker
     }
 
     // MARK: - Calls made from a deinitializer
@@ -124,7 +159,7 @@ struct ReentryMatrixTests {
             world.broadcaster.clearAllStickyBroadcasts()
         }
         #expect(released == nil)
-        world.verifyRound(after: call, stickyMarkCleared: release == .clearedAll)
+        world.verifyRound(after: call, stickyStateCleared: release == .clearedAll)
     }
 
     // fails on the 1.0 core: `Fatal error: Recursive call to lock Mutex`
@@ -150,7 +185,7 @@ struct ReentryMatrixTests {
             world.broadcaster.clearAllStickyBroadcasts()
         }
         #expect(released == nil)
-        world.verifyRound(after: call, stickyMarkCleared: release == .clearedAll)
+        world.verifyRound(after: call, stickyStateCleared: release == .clearedAll)
     }
 
     @Test(arguments: HandlerRelease.allCases, ReentryCall.synchronous)

@@ -118,19 +118,26 @@ struct ReentryStressTests {
             spawn { Self.churn(world, iterations: iterations) }
             spawn { Self.broadcastAndRegister(world, iterations: iterations) }
         }
+        // Cancelled (the time limit), the workers stop, and the test stops
+        // waiting for them: a worker stuck in the broadcaster must not keep
+        // the test from ending.
+        let finished = StressFinish()
+        group.notify(queue: .global()) { finished.finish() }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                group.notify(queue: .global()) { continuation.resume() }
-            }
+            await withCheckedContinuation { finished.install($0) }
         } onCancel: {
             world.stopped.store(true, ordering: .relaxed)
+            finished.finish()
+        }
+        guard !world.isStopped else {
+            Issue.record("stopped before the workers finished")
+            return
         }
         // The last sticky payload goes now, and posts.
         world.broadcaster.clearAllStickyBroadcasts()
 
         let made = world.broadcastsMade.load(ordering: .relaxed)
         let posted = world.postsMade.load(ordering: .relaxed)
-        #expect(!world.isStopped, "the run finished before its time limit")
         #expect(world.listenersGone.load(ordering: .relaxed) == world.listenersMade.load(ordering: .relaxed))
         #expect(world.payloadsGone.load(ordering: .relaxed) == world.payloadsMade.load(ordering: .relaxed))
         #expect(persistent.pings.load(ordering: .relaxed) == made, "every broadcast reached the listener")
@@ -176,5 +183,35 @@ struct ReentryStressTests {
             }
             if round % 16 == 0 { world.broadcaster.clearStickyBroadcast(for: StressReentryCarrier.self) }
         }
+    }
+}
+
+/// Resumes the test once, when its workers have finished or when it is
+/// cancelled, whichever comes first.
+final class StressFinish: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, Never>?
+        var isFinished = false
+    }
+
+    private let state = Locked(State())
+
+    /// Waits in `continuation`, or resumes it at once if already finished.
+    func install(_ continuation: CheckedContinuation<Void, Never>) {
+        let resumeNow = state.withLock { state -> Bool in
+            if state.isFinished { return true }
+            state.continuation = continuation
+            return false
+        }
+        if resumeNow { continuation.resume() }
+    }
+
+    func finish() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.isFinished = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
     }
 }

@@ -47,6 +47,9 @@ protocol ReentryCarrier: AnyObject { func carry(_ payload: DeinitAction) }
 /// An event value the world's spies receive.
 struct ReentryNote: Sendable, Equatable { let text: String }
 
+/// An event value the world keeps sticky.
+struct ReentryLevel: Sendable, Equatable { let value: Int }
+
 /// An event value a test posts to reach the handler under test.
 struct ReentryKickEvent: Sendable {}
 
@@ -86,6 +89,19 @@ final class Kicker: ReentryKick, Sendable {
 
     init(_ action: @escaping @Sendable () -> Void) { self.action = action }
 
+    func kick() { action() }
+}
+
+/// A main-actor listener that runs its action when kicked, registered from
+/// main-actor code: a kick from elsewhere reaches it through the main actor's
+/// mailbox.
+@MainActor final class MainKicker {
+    private let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+}
+
+extension MainKicker: @MainActor ReentryKick {
     func kick() { action() }
 }
 
@@ -156,6 +172,8 @@ enum ReentryCall: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case post
     case setSticky
     case clearSticky
+    case postSticky
+    case clearStickyEvent
     case addHandler
     case cancelToken
     case startRegistration
@@ -197,7 +215,7 @@ enum HandlerRelease: String, CaseIterable, Sendable, CustomTestStringConvertible
 
 /// A broadcaster with spies for every call a test may make back into it.
 ///
-/// ``perform(_:)`` makes the call; ``verifyRound(after:stickyMarkCleared:sourceLocation:)``
+/// ``perform(_:)`` makes the call; ``verifyRound(after:stickyStateCleared:sourceLocation:)``
 /// then broadcasts, posts and registers a late listener, and checks that the
 /// call took effect as documented — and that every other call did not.
 final class ReentryWorld: Sendable {
@@ -241,6 +259,7 @@ final class ReentryWorld: Sendable {
         broadcaster.addListener(victim)
         stoppable.start()
         broadcaster.broadcast(to: ReentryMark.self, with: 1, sticky: true) { $0.mark($1) }
+        broadcaster.post(ReentryLevel(value: 1), sticky: true)
     }
 
     /// Registers a main-actor spy, from main-actor code.
@@ -265,6 +284,10 @@ final class ReentryWorld: Sendable {
             broadcaster.broadcast(to: ReentryMark.self, with: 7, sticky: true) { $0.mark($1) }
         case .clearSticky:
             broadcaster.clearStickyBroadcast(for: ReentryMark.self)
+        case .postSticky:
+            broadcaster.post(ReentryLevel(value: 7), sticky: true)
+        case .clearStickyEvent:
+            broadcaster.clearStickyEvent(for: ReentryLevel.self)
         case .addHandler:
             let log = self.log
             let token = broadcaster.addHandler(for: ReentryNote.self) { @Sendable note in
@@ -303,11 +326,12 @@ final class ReentryWorld: Sendable {
     ///
     /// - Parameters:
     ///   - call: The call made from the place under test.
-    ///   - stickyMarkCleared: Whether the test itself forgot every sticky
-    ///     broadcast (`clearAllStickyBroadcasts()`) before the call.
+    ///   - stickyStateCleared: Whether the test itself forgot every sticky
+    ///     broadcast and event (`clearAllStickyBroadcasts()`) before the
+    ///     call.
     ///   - sourceLocation: Where failures are reported.
     func verifyRound(
-        after call: ReentryCall, stickyMarkCleared: Bool = false,
+        after call: ReentryCall, stickyStateCleared: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(
@@ -318,6 +342,11 @@ final class ReentryWorld: Sendable {
         let late = ReentrySpy("late", log: log)
         broadcaster.addListener(late, receivingSticky: true)
         broadcaster.removeListener(late)
+        let log = self.log
+        broadcaster.addHandler(for: ReentryLevel.self, receivingSticky: true) { @Sendable level in
+            log.record("late.level(\(level.value))")
+        }
+        .cancel()
 
         // The broadcaster still works.
         #expect(log.count(of: "observer.ping(200)") == 1, sourceLocation: sourceLocation)
@@ -337,11 +366,21 @@ final class ReentryWorld: Sendable {
             switch call {
             case .setSticky: ["late.mark(7)"]
             case .clearSticky: []
-            default: stickyMarkCleared ? [] : ["late.mark(1)"]
+            default: stickyStateCleared ? [] : ["late.mark(1)"]
             }
         #expect(log.all.filter { $0.hasPrefix("late.mark") } == expectedMarks, sourceLocation: sourceLocation)
         #expect(
             broadcaster.hasStickyBroadcast(for: ReentryMark.self) == !expectedMarks.isEmpty,
+            sourceLocation: sourceLocation)
+        let expectedLevels: [String] =
+            switch call {
+            case .postSticky: ["late.level(7)"]
+            case .clearStickyEvent: []
+            default: stickyStateCleared ? [] : ["late.level(1)"]
+            }
+        #expect(log.all.filter { $0.hasPrefix("late.level") } == expectedLevels, sourceLocation: sourceLocation)
+        #expect(
+            broadcaster.stickyEvent(for: ReentryLevel.self).map { "late.level(\($0.value))" } == expectedLevels.first,
             sourceLocation: sourceLocation)
         #expect(log.contains("added.note(after)") == (call == .addHandler), sourceLocation: sourceLocation)
         #expect(log.contains("cancellable.note(after)") == (call != .cancelToken), sourceLocation: sourceLocation)
