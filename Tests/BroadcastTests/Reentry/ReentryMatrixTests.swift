@@ -49,7 +49,6 @@ struct ReentryMatrixTests {
 
         // From here (no actor), the call is scheduled on the main actor.
         #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == 1)
-        #expect(world.log.count(of: "performed.\(call.rawValue)") == 0)
         await world.broadcaster.waitForScheduledDeliveries()
         world.verifyRound(after: call)
         withExtendedLifetime(kicker) {}
@@ -273,7 +272,7 @@ struct ReentryMatrixTests {
         withExtendedLifetime(token) {}
     }
 
-    @Test func aListenerWhoseDeinitRemovesItselfLeavesNoRegistration() {
+    @Test func aListenerMayUnregisterItselfAndBroadcastFromItsDeinit() {
         let broadcaster = Broadcaster()
         let log = ReentryLog()
         let observer = ReentrySpy("observer", log: log)
