@@ -1,7 +1,7 @@
 // A listener of the README's quick start.
 import Broadcast
 
-final class FeedController: PostCreationListener {
+@MainActor final class FeedController: @MainActor PostCreationListener {
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
-    func postCreated(_ post: Post) { print("feed: new post", post.title) }
+    @MainActor func postCreated(_ post: Post) { print("feed: new post", post.title) }
 }

@@ -14,11 +14,17 @@
 ///     }
 /// }
 ///
-/// final class FeedController: PostCreationListener {
+/// @MainActor final class FeedController: @MainActor PostCreationListener {
+///     private var titles: [String] = []
 ///     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
-///     func postCreated(_ post: Post) { /* typed, no userInfo */ }
+///     @MainActor func postCreated(_ post: Post) { titles.append(post.title) }  // typed, no userInfo
 /// }
 /// ```
+///
+/// A listener is either bound to an actor (registered from that actor's code,
+/// as this one is in its main-actor initializer) or `Sendable`, because a
+/// listener registered from code isolated to no actor is called on every
+/// thread that broadcasts.
 ///
 /// Semantics (each pinned by a test; see <doc:DeliverySemantics>):
 /// - **Weak.** The broadcaster never keeps a listener alive; one that is
@@ -36,7 +42,8 @@
 /// - **Actors.** A listener registered from an actor's code (for example in a
 ///   `@MainActor` initializer) is only ever called on that actor: at once when
 ///   the broadcast is made there, otherwise through a scheduled delivery. A
-///   listener registered from non-isolated code may be called on any thread.
+///   listener registered from non-isolated code may be called on any thread,
+///   so it must be `Sendable`.
 public final class Broadcaster: Sendable {
     /// A broadcaster for the whole process.
     ///

@@ -55,8 +55,8 @@ extension KeyboardListener {
 /// without becoming UI code, and be created and tested from any context:
 ///
 /// ```swift
-/// final class Downloader: ApplicationStateListener {
-///     init(broadcaster: Broadcaster) { broadcaster.addListener(self) }
+/// nonisolated final class Downloader: ApplicationStateListener, Sendable {
+///     init(broadcaster: Broadcaster) { broadcaster.addListener(self) }  // no actor: must be Sendable
 ///     func applicationDidEnterBackground() { cancelCurrentRequest() }
 /// }
 /// ```

@@ -45,9 +45,9 @@ public final class SystemNotificationBridge: Sendable {
     /// `queue: nil` (so a main-thread post reaches main-actor listeners before
     /// it returns), removed by ``stop()`` and on release.
     private let observation: NotificationObservation
-    private let state: Mutex<BridgeState>
+    private let state: PlatformMutex<BridgeState>
     /// Ends the application-state streams this bridge handed out, by key.
-    private let streamFinishers = Mutex<(nextKey: Int, finishers: [Int: @Sendable () -> Void])>((0, [:]))
+    private let streamFinishers = PlatformMutex<(nextKey: Int, finishers: [Int: @Sendable () -> Void])>((0, [:]))
 
     /// Starts observing `notificationCenter` and delivering its keyboard and
     /// application notifications through `broadcaster`.
@@ -67,7 +67,7 @@ public final class SystemNotificationBridge: Sendable {
     ) {
         self.broadcaster = broadcaster
         self.notificationCenter = notificationCenter
-        self.state = Mutex(BridgeState(application: initialApplicationState))
+        self.state = PlatformMutex(BridgeState(application: initialApplicationState))
         self.observation = NotificationObservation(center: notificationCenter)
         Self.keepApplicationState(initialApplicationState, in: broadcaster)
         if let initialApplicationState { broadcaster.setStickyEvent(initialApplicationState) }

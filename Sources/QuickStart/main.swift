@@ -12,15 +12,15 @@ nonisolated extension Broadcaster {  // your typed broadcast
     }
 }
 
-final class FeedController: PostCreationListener {
+@MainActor final class FeedController: @MainActor PostCreationListener {
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }  // held weakly
-    func postCreated(_ post: Post) { print("feed: new post", post.title) }
+    @MainActor func postCreated(_ post: Post) { print("feed: new post", post.title) }
 }
 
-final class UnreadBadge: PostCreationListener {
+@MainActor final class UnreadBadge: @MainActor PostCreationListener {
     private var unread = 0
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
-    func postCreated(_ post: Post) {
+    @MainActor func postCreated(_ post: Post) {
         unread += 1
         print("badge: \(unread) unread")
     }
@@ -30,4 +30,7 @@ let feed = FeedController()
 var badge: UnreadBadge? = UnreadBadge()
 Broadcaster.shared.postCreated(Post(title: "Hello"))  // calls both, in registration order
 badge = nil  // released: nothing to unregister
-Broadcaster.shared.postCreated(Post(title: "Again"))  // calls the feed only
+await Task.detached {  // another thread broadcasts: the feed only, called on the main actor
+    Broadcaster.shared.postCreated(Post(title: "Again"))
+}.value
+await Broadcaster.shared.waitForScheduledDeliveries()  // until the main actor has made that call

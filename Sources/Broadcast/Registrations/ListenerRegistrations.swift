@@ -4,8 +4,9 @@ import Synchronization
 /// stopped by ``Lifespan`` with one call each.
 ///
 /// ```swift
-/// final class ComposeViewController: UIViewController, KeyboardListener, PostCreationListener {
+/// final class ComposeViewController: UIViewController, KeyboardListener, @MainActor PostCreationListener {
 ///     private let registrations = ListenerRegistrations()
+///     private var titles: [String] = []
 ///
 ///     init() {
 ///         super.init(nibName: nil, bundle: nil)
@@ -24,6 +25,8 @@ import Synchronization
 ///         super.viewDidDisappear(animated)
 ///         registrations.stop(.visible)
 ///     }
+///
+///     @MainActor func postCreated(_ post: Post) { titles.append(post.title) }  // on the main actor
 /// }
 /// ```
 ///
