@@ -7,20 +7,26 @@ nonisolated protocol PostCreationListener: AnyObject {
 }
 
 nonisolated extension Broadcaster {  // your typed broadcast
-    func postCreated(_ post: Post) {
+    @MainActor func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }
 
-final class FeedController: PostCreationListener {
+@MainActor final class FeedController {
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }  // held weakly
-    func postCreated(_ post: Post) { print("feed: new post", post.title) }
 }
 
-final class UnreadBadge: PostCreationListener {
+extension FeedController: @MainActor PostCreationListener {
+    @MainActor func postCreated(_ post: Post) { print("feed: new post", post.title) }
+}
+
+@MainActor final class UnreadBadge {
     private var unread = 0
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
-    func postCreated(_ post: Post) {
+}
+
+extension UnreadBadge: @MainActor PostCreationListener {
+    @MainActor func postCreated(_ post: Post) {
         unread += 1
         print("badge: \(unread) unread")
     }

@@ -43,7 +43,7 @@ struct RegistrationCompatibilityTests {
         #expect(log.all == ["spy:kept", "spy:live", "quiet:live"])
     }
 
-    @Test func aHandlerRegistrationWrittenFor010CompilesUnchanged() {
+    @Test @MainActor func aHandlerRegistrationWrittenFor010CompilesUnchanged() {
         // Not deprecated: 1.0 only added defaulted parameters to this call.
         let broadcaster = Broadcaster()
         let log = CallLog()

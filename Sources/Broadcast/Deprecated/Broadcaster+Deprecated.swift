@@ -14,10 +14,11 @@ extension Broadcaster {
     ///   - fileID: Where the call is; leave the default.
     ///   - line: Where the call is; leave the default.
     /// - Returns: `true` if `listener` was registered.
+    @available(swift, introduced: 6)
     @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
     @discardableResult
-    public func addListener(
-        _ listener: consuming AnyObject,
+    public func addListener<Listener: AnyObject & Sendable>(
+        _ listener: consuming Listener,
         receivingStickyBroadcasts: Bool,
         isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID,
@@ -28,8 +29,36 @@ extension Broadcaster {
             line: line)
     }
 
-    /// The number of live registrations; the 0.1.0 name of
-    /// ``registrationCount``.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
+    @discardableResult
+    public func addListener<Listener: AnyObject>(
+        _ listener: consuming Listener,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor) = #isolation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        addListener(
+            consume listener, receivingSticky: receivingStickyBroadcasts, isolation: isolation, fileID: fileID,
+            line: line)
+    }
+
+    @available(swift, obsoleted: 6)
+    @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
+    @discardableResult
+    public func addListener(
+        _ listener: consuming AnyObject,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        add(
+            consume listener, isSendable: false, receivingSticky: receivingStickyBroadcasts, isolation: isolation,
+            fileID: fileID, line: line)
+    }
+
     @available(*, deprecated, renamed: "registrationCount")
     public var listenerCount: Int {
         registrationCount
@@ -114,6 +143,18 @@ extension Broadcaster {
     ///   - isolation: Where the handler runs.
     ///   - handler: Called with each event.
     /// - Returns: A token that keeps the handler registered.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addHandler(for:receivingSticky:isolation:handler:)")
+    public func addHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        receivingStickyEvent: Bool,
+        isolation: isolated (any Actor) = #isolation,
+        handler: @escaping (Event) -> Void
+    ) -> BroadcastToken {
+        addHandler(for: Event.self, receivingSticky: receivingStickyEvent, isolation: isolation, handler: handler)
+    }
+
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addHandler(for:receivingSticky:isolation:handler:)")
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
@@ -121,20 +162,25 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) -> Void
     ) -> BroadcastToken {
-        addHandler(for: Event.self, receivingSticky: receivingStickyEvent, isolation: isolation, handler: handler)
+        addClosure(
+            ClosureListener(handler), isSendable: false, receivingSticky: receivingStickyEvent, isolation: isolation)
     }
 
-    /// Registers a closure handler with an owner; the 0.1.0 spelling of
-    /// ``addHandler(for:owner:receivingSticky:isolation:handler:)``.
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - owner: Passed to `handler`; held weakly.
-    ///   - receivingStickyEvent: Whether to call `handler` at once with the
-    ///     sticky `Event`.
-    ///   - isolation: Where the handler runs.
-    ///   - handler: Called with `owner` and each event.
-    /// - Returns: A token that keeps the handler registered.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addHandler(for:owner:receivingSticky:isolation:handler:)")
+    public func addHandler<Owner: AnyObject, Event: Sendable>(
+        for eventType: Event.Type,
+        owner: Owner,
+        receivingStickyEvent: Bool,
+        isolation: isolated (any Actor) = #isolation,
+        handler: @escaping (Owner, Event) -> Void
+    ) -> BroadcastToken {
+        addHandler(
+            for: Event.self, owner: owner, receivingSticky: receivingStickyEvent, isolation: isolation,
+            handler: handler)
+    }
+
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addHandler(for:owner:receivingSticky:isolation:handler:)")
     public func addHandler<Owner: AnyObject, Event: Sendable>(
         for eventType: Event.Type,
@@ -143,20 +189,13 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Owner, Event) -> Void
     ) -> BroadcastToken {
-        addHandler(
-            for: Event.self, owner: owner, receivingSticky: receivingStickyEvent, isolation: isolation,
-            handler: handler)
+        let listener = ClosureListener<Event> { [weak owner] event in
+            guard let owner else { return }
+            handler(owner, event)
+        }
+        return addClosure(listener, isSendable: false, receivingSticky: receivingStickyEvent, isolation: isolation)
     }
 
-    /// The `Event` values posted from now on; the 0.1.0 spelling of
-    /// ``events(of:bufferingPolicy:receivingSticky:)``.
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - bufferingPolicy: What to keep while the consumer is busy.
-    ///   - receivingStickyEvent: Whether the sequence starts with the sticky
-    ///     `Event`.
-    /// - Returns: A sequence for one consumer.
     @available(*, deprecated, renamed: "events(of:bufferingPolicy:receivingSticky:)")
     public func events<Event: Sendable>(
         of eventType: Event.Type,

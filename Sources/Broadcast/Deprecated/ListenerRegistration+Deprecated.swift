@@ -13,6 +13,35 @@ extension ListenerRegistration {
     ///   - broadcaster: Where to listen.
     ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
     ///     broadcast to `listenerType`.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:)")
+    public convenience init<Listener: AnyObject & Sendable, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingStickyBroadcasts: Bool
+    ) {
+        self.init(
+            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
+    }
+
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:isolation:)")
+    public convenience init<Listener: AnyObject, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor) = #isolation
+    ) {
+        self.init(
+            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts,
+            isolation: isolation)
+    }
+
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:)")
     public convenience init<P>(
         _ listener: AnyObject,
@@ -22,6 +51,7 @@ extension ListenerRegistration {
         receivingStickyBroadcasts: Bool
     ) {
         self.init(
-            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
+            legacy: listener, for: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingStickyBroadcasts)
     }
 }

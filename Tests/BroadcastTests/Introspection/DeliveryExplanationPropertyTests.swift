@@ -231,7 +231,7 @@ struct DeliveryExplanationPropertyTests {
 
     /// Registers from non-isolated code: the listener gets no actor.
     static func addFromNonisolatedCode(_ listener: AnyObject, to broadcaster: Broadcaster) {
-        broadcaster.addListener(listener)
+        broadcaster.addListenerAsInSwift5(listener)
     }
 
     // MARK: - Hosts
