@@ -1,4 +1,5 @@
 import Broadcast
+import Synchronization
 
 struct Post: Sendable { let title: String }
 
@@ -7,28 +8,25 @@ nonisolated protocol PostCreationListener: AnyObject {
 }
 
 nonisolated extension Broadcaster {  // your typed broadcast
-    @MainActor func postCreated(_ post: Post) {
+    func postCreated(_ post: Post) {
         broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
     }
 }
 
-@MainActor final class FeedController {
+final class FeedController: PostCreationListener, Sendable {
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }  // held weakly
+    func postCreated(_ post: Post) { print("feed: new post", post.title) }
 }
 
-extension FeedController: @MainActor PostCreationListener {
-    @MainActor func postCreated(_ post: Post) { print("feed: new post", post.title) }
-}
-
-@MainActor final class UnreadBadge {
-    private var unread = 0
+final class UnreadBadge: PostCreationListener, Sendable {  // any thread may call it: its state is in a Mutex
+    private let unread = Mutex(0)
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
-}
-
-extension UnreadBadge: @MainActor PostCreationListener {
-    @MainActor func postCreated(_ post: Post) {
-        unread += 1
-        print("badge: \(unread) unread")
+    func postCreated(_ post: Post) {
+        let count = unread.withLock { count in
+            count += 1
+            return count
+        }
+        print("badge: \(count) unread")
     }
 }
 

@@ -1,19 +1,26 @@
 // The downloader of the application-state pattern (a model object that any thread may create and call), and the app's instance.
+// Sendable: its state is in a Mutex, so any thread may call it.
 import Broadcast
 import BroadcastSystemBridge
+import Synchronization
 
-nonisolated final class Downloader: ApplicationStateListener {
-    private var cancelRequest: (() -> Void)?
-    var isDownloading: Bool { cancelRequest != nil }
+nonisolated final class Downloader: ApplicationStateListener, Sendable {
+    private let cancelRequest = Mutex<(@Sendable () -> Void)?>(nil)
+    var isDownloading: Bool { cancelRequest.withLock { $0 != nil } }
 
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
 
-    func download(byId id: Int) { cancelRequest = startRequest(id) }
-    func download(byId id: Int, completion: @escaping (String?) -> Void) { cancelRequest = startRequest(id) }
+    func download(byId id: Int) { cancelRequest.withLock { $0 = startRequest(id) } }
+    func download(byId id: Int, completion: @escaping (String?) -> Void) {
+        cancelRequest.withLock { $0 = startRequest(id) }
+    }
 
     func cancelCurrentRequest() {
-        cancelRequest?()
-        cancelRequest = nil
+        let cancel = cancelRequest.withLock { cancel in
+            defer { cancel = nil }
+            return cancel
+        }
+        cancel?()
     }
 
     func applicationDidEnterBackground() { cancelCurrentRequest() }
