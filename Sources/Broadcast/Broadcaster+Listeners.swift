@@ -130,9 +130,10 @@ extension Broadcaster {
             fileID: fileID, line: line)
     }
 
-    /// What every `addListener` does; `isSendable` is what the caller's
-    /// overload proved. Package access: the bridge's Swift 5 forms forward
-    /// here.
+    /// Registers `listener`, as every `addListener` does.
+    ///
+    /// `isSendable` is what the caller's overload proved. Package access:
+    /// the bridge's Swift 5 forms forward here.
     package func add(
         _ listener: consuming AnyObject,
         isSendable: Bool,
@@ -163,7 +164,7 @@ extension Broadcaster {
         return accepted
     }
 
-    /// Unregisters a listener added with ``addListener(_:receivingSticky:isolation:fileID:line:)``.
+    /// Unregisters a listener added with ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
     ///
     /// Removing an object that is not registered does nothing. Its
     /// ``ListenerRegistration``s, if any, are separate and keep listening

@@ -223,7 +223,9 @@ import Testing
         postScore(5, to: center)
 
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, receivingSticky: true, isolation: nil) { seen.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self, receivingSticky: true, isolation: nil) {
+            seen.append($0.score)
+        }
 
         #expect(seen.all == [5])
         #expect(broadcaster.stickyEvent(for: ScoreChanged.self) == ScoreChanged(score: 5))

@@ -101,8 +101,8 @@ extension Broadcaster {
     /// The label says, as in ``broadcast(awaitingEach:order:isolation:_:)``,
     /// that each call is awaited. `post(awaitingEach:)` and
     /// ``post(_:sticky:isolation:)`` reach disjoint sets: this one calls
-    /// ``addAwaitedHandler(for:isolation:handler:)`` closures only; `post`
-    /// calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)``
+    /// ``addAwaitedHandler(for:isolation:handler:)-1npjj`` closures only; `post`
+    /// calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)-5j070``
     /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams.
     ///
     /// Order, isolation, snapshot and cancellation are those of

@@ -4,7 +4,7 @@
 
 extension Broadcaster {
     /// Registers `listener`; the 0.1.0 spelling of
-    /// ``addListener(_:receivingSticky:isolation:fileID:line:)``.
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
     ///
     /// - Parameters:
     ///   - listener: The object to call.
@@ -29,6 +29,17 @@ extension Broadcaster {
             line: line)
     }
 
+    /// Registers `listener`; the 0.1.0 spelling of
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call.
+    ///   - receivingStickyBroadcasts: Whether to replay the sticky broadcasts
+    ///     it conforms to.
+    ///   - isolation: The actor the listener is called on.
+    ///   - fileID: Where the call is; leave the default.
+    ///   - line: Where the call is; leave the default.
+    /// - Returns: `true` if `listener` was registered.
     @available(swift, introduced: 6)
     @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
     @discardableResult
@@ -44,6 +55,17 @@ extension Broadcaster {
             line: line)
     }
 
+    /// Registers `listener`; the 0.1.0 spelling of
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call.
+    ///   - receivingStickyBroadcasts: Whether to replay the sticky broadcasts
+    ///     it conforms to.
+    ///   - isolation: The actor the listener is called on.
+    ///   - fileID: Where the call is; leave the default.
+    ///   - line: Where the call is; leave the default.
+    /// - Returns: `true` if `listener` was registered.
     @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
     @discardableResult
@@ -59,6 +81,8 @@ extension Broadcaster {
             fileID: fileID, line: line)
     }
 
+    /// The number of live registrations; the 0.1.0 name of
+    /// ``registrationCount``.
     @available(*, deprecated, renamed: "registrationCount")
     public var listenerCount: Int {
         registrationCount
@@ -134,7 +158,7 @@ extension Broadcaster {
     }
 
     /// Registers a closure handler; the 0.1.0 spelling of
-    /// ``addHandler(for:receivingSticky:isolation:handler:)``.
+    /// ``addHandler(for:receivingSticky:isolation:handler:)-5j070``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
@@ -154,6 +178,16 @@ extension Broadcaster {
         addHandler(for: Event.self, receivingSticky: receivingStickyEvent, isolation: isolation, handler: handler)
     }
 
+    /// Registers a closure handler; the 0.1.0 spelling of
+    /// ``addHandler(for:receivingSticky:isolation:handler:)-5j070``.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`.
+    ///   - isolation: Where the handler runs.
+    ///   - handler: Called with each event.
+    /// - Returns: A token that keeps the handler registered.
     @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addHandler(for:receivingSticky:isolation:handler:)")
     public func addHandler<Event: Sendable>(
@@ -166,6 +200,17 @@ extension Broadcaster {
             ClosureListener(handler), isSendable: false, receivingSticky: receivingStickyEvent, isolation: isolation)
     }
 
+    /// Registers a closure handler with an owner; the 0.1.0 spelling of
+    /// ``addHandler(for:owner:receivingSticky:isolation:handler:)-5934h``.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`.
+    ///   - isolation: Where the handler runs.
+    ///   - handler: Called with `owner` and each event.
+    /// - Returns: A token that keeps the handler registered.
     @available(swift, introduced: 6)
     @available(*, deprecated, renamed: "addHandler(for:owner:receivingSticky:isolation:handler:)")
     public func addHandler<Owner: AnyObject, Event: Sendable>(
@@ -180,6 +225,17 @@ extension Broadcaster {
             handler: handler)
     }
 
+    /// Registers a closure handler with an owner; the 0.1.0 spelling of
+    /// ``addHandler(for:owner:receivingSticky:isolation:handler:)-5934h``.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`.
+    ///   - isolation: Where the handler runs.
+    ///   - handler: Called with `owner` and each event.
+    /// - Returns: A token that keeps the handler registered.
     @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addHandler(for:owner:receivingSticky:isolation:handler:)")
     public func addHandler<Owner: AnyObject, Event: Sendable>(
@@ -196,6 +252,15 @@ extension Broadcaster {
         return addClosure(listener, isSendable: false, receivingSticky: receivingStickyEvent, isolation: isolation)
     }
 
+    /// The `Event` values posted from now on; the 0.1.0 spelling of
+    /// ``events(of:bufferingPolicy:receivingSticky:)``.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - bufferingPolicy: What to keep while the consumer is busy.
+    ///   - receivingStickyEvent: Whether the sequence starts with the sticky
+    ///     `Event`.
+    /// - Returns: A sequence for one consumer.
     @available(*, deprecated, renamed: "events(of:bufferingPolicy:receivingSticky:)")
     public func events<Event: Sendable>(
         of eventType: Event.Type,

@@ -4,7 +4,7 @@
 
 extension ListenerRegistration {
     /// Declares a registration; the 0.1.0 spelling of
-    /// ``init(_:for:lifespan:on:receivingSticky:)``.
+    /// ``init(_:for:lifespan:on:receivingSticky:)-405wk``.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -26,6 +26,17 @@ extension ListenerRegistration {
             listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
     }
 
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``init(_:for:lifespan:on:receivingSticky:)-405wk``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    ///   - isolation: The actor the listener is called on; leave the default.
     @available(swift, introduced: 6)
     @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:isolation:)")
     public convenience init<Listener: AnyObject, P>(
@@ -41,6 +52,16 @@ extension ListenerRegistration {
             isolation: isolation)
     }
 
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``init(_:for:lifespan:on:receivingSticky:)-405wk``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
     @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:)")
     public convenience init<P>(

@@ -4,7 +4,7 @@
 
 extension ListenerRegistrations {
     /// Declares a registration; the 0.1.0 spelling of
-    /// ``add(_:for:lifespan:receivingSticky:isolation:)``.
+    /// ``add(_:for:lifespan:receivingSticky:isolation:)-17a69``.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -27,6 +27,17 @@ extension ListenerRegistrations {
         add(listener, for: P.self, lifespan: lifespan, receivingSticky: receivingStickyBroadcasts, isolation: isolation)
     }
 
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``add(_:for:lifespan:receivingSticky:isolation:)-17a69``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    ///   - isolation: Where a lifetime registration starts.
+    /// - Returns: The registration.
     @available(swift, introduced: 6)
     @available(*, deprecated, renamed: "add(_:for:lifespan:receivingSticky:isolation:)")
     @discardableResult
@@ -40,6 +51,17 @@ extension ListenerRegistrations {
         add(listener, for: P.self, lifespan: lifespan, receivingSticky: receivingStickyBroadcasts, isolation: isolation)
     }
 
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``add(_:for:lifespan:receivingSticky:isolation:)-17a69``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    ///   - isolation: Where a lifetime registration starts.
+    /// - Returns: The registration.
     @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "add(_:for:lifespan:receivingSticky:isolation:)")
     @discardableResult

@@ -4,7 +4,7 @@
 /// objects with several typed methods. When an event is better modelled as a
 /// value (`struct UserSignedIn { let user: User }`), post the value with
 /// ``Broadcaster/post(_:sticky:isolation:)`` and receive it in an object that conforms to
-/// `EventListener`, in a closure (``Broadcaster/addHandler(for:receivingStickyEvent:isolation:handler:)``) or in
+/// `EventListener`, in a closure (``Broadcaster/addHandler(for:receivingStickyEvent:isolation:handler:)-7mel7``) or in
 /// a `for await` loop (``Broadcaster/events(of:bufferingPolicy:receivingStickyEvent:)``).
 /// All three are listeners in the same table, so order, threads, actors and
 /// re-entrancy follow the same rules.

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A registration listens to its one protocol only: the listener receives no
 /// other protocol's broadcasts through it. An object that is also registered
-/// with ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
+/// with ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
 /// still receives each broadcast once.
 public final class ListenerRegistration: Sendable {
     /// When this registration is meant to listen.

@@ -295,7 +295,8 @@ public final class ListenerRegistrations: Sendable {
             guard let owner else { return }
             handler(owner, event)
         }
-        return addClosure(listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: true, boundTo: nil)
+        return addClosure(
+            listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: true, boundTo: nil)
     }
 
     /// Declares a closure handler for `Event` values during `lifespan` that
@@ -326,7 +327,8 @@ public final class ListenerRegistrations: Sendable {
             guard let owner else { return }
             handler(owner, event)
         }
-        return addClosure(listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: false, boundTo: nil)
+        return addClosure(
+            listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: false, boundTo: nil)
     }
 
     /// What every `addHandler` does: the registration keeps `listener`;

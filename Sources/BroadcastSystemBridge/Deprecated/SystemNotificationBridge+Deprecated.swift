@@ -7,7 +7,7 @@ import Broadcast
 extension SystemNotificationBridge {
     /// Registers the `Sendable` `listener` with the bridge's broadcaster and,
     /// if asked, tells it the current state at once; the same as
-    /// ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
+    /// ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
     /// on ``broadcaster``.
     ///
     /// - Parameters:

@@ -48,7 +48,9 @@ struct AwaitedHandlerTests {
         var released: BroadcastToken? = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
             log.record("released")
         }
-        let cancelled = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("cancelled") }
+        let cancelled = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
+            log.record("cancelled")
+        }
         let kept = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("kept") }
         #expect(released != nil)
         released = nil
@@ -64,8 +66,11 @@ struct AwaitedHandlerTests {
     @Test func synchronousPostsAndAwaitedPostsReachOnlyTheirOwnHandlers() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
-        let awaited = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("awaited") }
-        let synchronous = broadcaster.addHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("synchronous") }
+        let awaited = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("awaited")
+        }
+        let synchronous = broadcaster.addHandler(for: StoreCleared.self, isolation: nil) { _ in
+            log.record("synchronous")
+        }
 
         #expect(broadcaster.post(StoreCleared(reason: "x")) == 1)
         #expect(await broadcaster.post(awaitingEach: StoreCleared(reason: "x")) == 1)

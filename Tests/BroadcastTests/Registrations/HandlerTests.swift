@@ -7,7 +7,9 @@ struct HandlerTests {
     func tokenLifetime() {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
-        var token: BroadcastToken? = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("h(\($0.user))") }
+        var token: BroadcastToken? = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("h(\($0.user))")
+        }
         #expect(broadcaster.post(SignedIn(user: "a")) == 1)
         token = nil
         #expect(broadcaster.post(SignedIn(user: "b")) == 0)
@@ -73,9 +75,13 @@ struct HandlerTests {
         let first = SpyListener("object1", log: log)
         let second = SpyListener("object2", log: log)
         broadcaster.addListener(first)
-        let tokenA = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("closureA.signedIn(\($0.user))") }
+        let tokenA = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("closureA.signedIn(\($0.user))")
+        }
         broadcaster.addListener(second)
-        let tokenB = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("closureB.signedIn(\($0.user))") }
+        let tokenB = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("closureB.signedIn(\($0.user))")
+        }
 
         #expect(broadcaster.post(SignedIn(user: "u")) == 4)
         #expect(

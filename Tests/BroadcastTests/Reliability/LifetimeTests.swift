@@ -189,7 +189,8 @@ struct ReliabilityLifetimeTests {
             token = broadcaster.addHandler(for: Int.self, isolation: nil) { _ in withExtendedLifetime(captured) {} }
             let owner = LifeSpy()
             weakOwner = owner
-            ownerToken = broadcaster.addHandler(for: Int.self, owner: owner, isolation: nil) { owner, _ in owner.ping(0) }
+            ownerToken = broadcaster.addHandler(for: Int.self, owner: owner, isolation: nil) { owner, _ in owner.ping(0)
+            }
             #expect(broadcaster.registrationCount == 2)
         }
         #expect(weakOwner == nil, "the owner form holds its owner weakly")
