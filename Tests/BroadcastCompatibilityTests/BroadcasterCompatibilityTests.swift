@@ -21,7 +21,7 @@ struct BroadcasterCompatibilityTests {
         #expect(log.all == ["late:kept", "late:live", "optedOut:live"])
     }
 
-    @Test func listenerCountIsTheNumberOfRegistrations() {
+    @Test @MainActor func listenerCountIsTheNumberOfRegistrations() {
         let broadcaster = Broadcaster()
         let log = CallLog()
         let spies = [GreetingSpy("a", log: log), GreetingSpy("b", log: log)]
@@ -119,7 +119,7 @@ struct BroadcasterCompatibilityTests {
         withExtendedLifetime(screen) {}
     }
 
-    @Test func addHandlerWithTheStickyEventLabelReplaysTheStickyEvent() {
+    @Test @MainActor func addHandlerWithTheStickyEventLabelReplaysTheStickyEvent() {
         let broadcaster = Broadcaster()
         let log = CallLog()
         broadcaster.post(SignedIn(name: "ada"), sticky: true)

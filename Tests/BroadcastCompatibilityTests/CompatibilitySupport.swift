@@ -92,3 +92,11 @@ final class SignallingSpy: Greeting, Sendable {
 
     func greet(_ who: String) { called.signal() }
 }
+
+/// A `Greeting` listener that is not `Sendable` (its state is a plain
+/// array): registered from main-actor code, it is only called there.
+final class PlainGreeter: Greeting {
+    private(set) var greetings: [String] = []
+
+    func greet(_ name: String) { greetings.append(name) }
+}

@@ -27,6 +27,21 @@ struct RegistrationCompatibilityTests {
         #expect(log.all == ["spy:kept", "spy:kept"])
     }
 
+    @Test @MainActor func aRegistrationOfAListenerThatIsNotSendableWithTheStickyBroadcastsLabelReplays() {
+        // The 0.1.0 spelling, from main-actor code, with a listener that is
+        // not Sendable: the form bound to the declaring actor.
+        let broadcaster = Broadcaster()
+        let greeter = PlainGreeter()
+        broadcaster.broadcast(to: Greeting.self, sticky: true) { $0.greet("kept") }
+
+        let registration = ListenerRegistration(
+            greeter, for: Greeting.self, lifespan: .visible, on: broadcaster, receivingStickyBroadcasts: true)
+        registration.start()
+        broadcaster.broadcast(to: Greeting.self) { $0.greet("live") }
+
+        #expect(greeter.greetings == ["kept", "live"])
+    }
+
     @Test func addingWithTheStickyBroadcastsLabelStartsALifetimeRegistrationWithTheReplay() {
         let broadcaster = Broadcaster()
         let log = CallLog()
@@ -43,7 +58,7 @@ struct RegistrationCompatibilityTests {
         #expect(log.all == ["spy:kept", "spy:live", "quiet:live"])
     }
 
-    @Test func aHandlerRegistrationWrittenFor010CompilesUnchanged() {
+    @Test @MainActor func aHandlerRegistrationWrittenFor010CompilesUnchanged() {
         // Not deprecated: 1.0 only added defaulted parameters to this call.
         let broadcaster = Broadcaster()
         let log = CallLog()

@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 import Testing
 
-final class Downloader: ApplicationStateListener {  // not UI: no actor of its own
+final class Downloader: ApplicationStateListener, Sendable {  // not UI: no actor of its own
     init(broadcaster: Broadcaster) { broadcaster.addListener(self) }
     func applicationDidEnterBackground() { cancelCurrentRequest() }
 }

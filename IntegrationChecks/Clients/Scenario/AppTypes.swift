@@ -88,7 +88,7 @@ extension SessionGauge: @MainActor SessionListener {
 /// A plain app class: non-isolated under Swift 6 and Swift 5 defaults,
 /// main-actor isolated (with an inferred isolated conformance) in a module
 /// whose default isolation is the main actor.
-final class Archive: PostCreationListener {
+final class Archive: PostCreationListener, Sendable {
     let log: CallLog
     init(broadcaster: Broadcaster, log: CallLog) {
         self.log = log
@@ -120,7 +120,7 @@ extension ComposeScreen: @MainActor PostCreationListener {
 
 /// The application-state pattern: a plain class that knows application
 /// states, not UIKit or NotificationCenter.
-final class Downloader: ApplicationStateListener {
+final class Downloader: ApplicationStateListener, Sendable {
     let log: CallLog
     init(broadcaster: Broadcaster, log: CallLog) {
         self.log = log

@@ -1,4 +1,5 @@
 // The downloader of the application-state pattern (a model object that any thread may create and call), and the app's instance.
+// Sendable: its state is in a Mutex, so any thread may call it.
 import Broadcast
 import BroadcastSystemBridge
 import Synchronization

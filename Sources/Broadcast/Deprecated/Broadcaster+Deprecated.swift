@@ -4,7 +4,7 @@
 
 extension Broadcaster {
     /// Registers `listener`; the 0.1.0 spelling of
-    /// ``addListener(_:receivingSticky:isolation:fileID:line:)``.
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
     ///
     /// - Parameters:
     ///   - listener: The object to call.
@@ -14,6 +14,59 @@ extension Broadcaster {
     ///   - fileID: Where the call is; leave the default.
     ///   - line: Where the call is; leave the default.
     /// - Returns: `true` if `listener` was registered.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
+    @discardableResult
+    public func addListener<Listener: AnyObject & Sendable>(
+        _ listener: consuming Listener,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor)? = #isolation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        addListener(
+            consume listener, receivingSticky: receivingStickyBroadcasts, isolation: isolation, fileID: fileID,
+            line: line)
+    }
+
+    /// Registers `listener`; the 0.1.0 spelling of
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call.
+    ///   - receivingStickyBroadcasts: Whether to replay the sticky broadcasts
+    ///     it conforms to.
+    ///   - isolation: The actor the listener is called on.
+    ///   - fileID: Where the call is; leave the default.
+    ///   - line: Where the call is; leave the default.
+    /// - Returns: `true` if `listener` was registered.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
+    @discardableResult
+    public func addListener<Listener: AnyObject>(
+        _ listener: consuming Listener,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor) = #isolation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        addListener(
+            consume listener, receivingSticky: receivingStickyBroadcasts, isolation: isolation, fileID: fileID,
+            line: line)
+    }
+
+    /// Registers `listener`; the 0.1.0 spelling of
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call.
+    ///   - receivingStickyBroadcasts: Whether to replay the sticky broadcasts
+    ///     it conforms to.
+    ///   - isolation: The actor the listener is called on.
+    ///   - fileID: Where the call is; leave the default.
+    ///   - line: Where the call is; leave the default.
+    /// - Returns: `true` if `listener` was registered.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)")
     @discardableResult
     public func addListener(
@@ -23,9 +76,9 @@ extension Broadcaster {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
-        addListener(
-            consume listener, receivingSticky: receivingStickyBroadcasts, isolation: isolation, fileID: fileID,
-            line: line)
+        add(
+            consume listener, isSendable: false, receivingSticky: receivingStickyBroadcasts, isolation: isolation,
+            fileID: fileID, line: line)
     }
 
     /// The number of live registrations; the 0.1.0 name of
@@ -105,7 +158,7 @@ extension Broadcaster {
     }
 
     /// Registers a closure handler; the 0.1.0 spelling of
-    /// ``addHandler(for:receivingSticky:isolation:handler:)``.
+    /// ``addHandler(for:receivingSticky:isolation:handler:)-5j070``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
@@ -114,6 +167,28 @@ extension Broadcaster {
     ///   - isolation: Where the handler runs.
     ///   - handler: Called with each event.
     /// - Returns: A token that keeps the handler registered.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addHandler(for:receivingSticky:isolation:handler:)")
+    public func addHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        receivingStickyEvent: Bool,
+        isolation: isolated (any Actor) = #isolation,
+        handler: @escaping (Event) -> Void
+    ) -> BroadcastToken {
+        addHandler(for: Event.self, receivingSticky: receivingStickyEvent, isolation: isolation, handler: handler)
+    }
+
+    /// Registers a closure handler; the 0.1.0 spelling of
+    /// ``addHandler(for:receivingSticky:isolation:handler:)-5j070``.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`.
+    ///   - isolation: Where the handler runs.
+    ///   - handler: Called with each event.
+    /// - Returns: A token that keeps the handler registered.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addHandler(for:receivingSticky:isolation:handler:)")
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
@@ -121,11 +196,12 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) -> Void
     ) -> BroadcastToken {
-        addHandler(for: Event.self, receivingSticky: receivingStickyEvent, isolation: isolation, handler: handler)
+        addClosure(
+            ClosureListener(handler), isSendable: false, receivingSticky: receivingStickyEvent, isolation: isolation)
     }
 
     /// Registers a closure handler with an owner; the 0.1.0 spelling of
-    /// ``addHandler(for:owner:receivingSticky:isolation:handler:)``.
+    /// ``addHandler(for:owner:receivingSticky:isolation:handler:)-5934h``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
@@ -135,6 +211,32 @@ extension Broadcaster {
     ///   - isolation: Where the handler runs.
     ///   - handler: Called with `owner` and each event.
     /// - Returns: A token that keeps the handler registered.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "addHandler(for:owner:receivingSticky:isolation:handler:)")
+    public func addHandler<Owner: AnyObject, Event: Sendable>(
+        for eventType: Event.Type,
+        owner: Owner,
+        receivingStickyEvent: Bool,
+        isolation: isolated (any Actor) = #isolation,
+        handler: @escaping (Owner, Event) -> Void
+    ) -> BroadcastToken {
+        addHandler(
+            for: Event.self, owner: owner, receivingSticky: receivingStickyEvent, isolation: isolation,
+            handler: handler)
+    }
+
+    /// Registers a closure handler with an owner; the 0.1.0 spelling of
+    /// ``addHandler(for:owner:receivingSticky:isolation:handler:)-5934h``.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - receivingStickyEvent: Whether to call `handler` at once with the
+    ///     sticky `Event`.
+    ///   - isolation: Where the handler runs.
+    ///   - handler: Called with `owner` and each event.
+    /// - Returns: A token that keeps the handler registered.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "addHandler(for:owner:receivingSticky:isolation:handler:)")
     public func addHandler<Owner: AnyObject, Event: Sendable>(
         for eventType: Event.Type,
@@ -143,9 +245,11 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Owner, Event) -> Void
     ) -> BroadcastToken {
-        addHandler(
-            for: Event.self, owner: owner, receivingSticky: receivingStickyEvent, isolation: isolation,
-            handler: handler)
+        let listener = ClosureListener<Event> { [weak owner] event in
+            guard let owner else { return }
+            handler(owner, event)
+        }
+        return addClosure(listener, isSendable: false, receivingSticky: receivingStickyEvent, isolation: isolation)
     }
 
     /// The `Event` values posted from now on; the 0.1.0 spelling of

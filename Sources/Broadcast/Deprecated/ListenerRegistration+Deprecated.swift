@@ -4,7 +4,7 @@
 
 extension ListenerRegistration {
     /// Declares a registration; the 0.1.0 spelling of
-    /// ``init(_:for:lifespan:on:receivingSticky:)``.
+    /// ``init(_:for:lifespan:on:receivingSticky:)-405wk``.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -13,6 +13,56 @@ extension ListenerRegistration {
     ///   - broadcaster: Where to listen.
     ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
     ///     broadcast to `listenerType`.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:)")
+    public convenience init<Listener: AnyObject & Sendable, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingStickyBroadcasts: Bool
+    ) {
+        self.init(
+            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
+    }
+
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``init(_:for:lifespan:on:receivingSticky:)-405wk``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    ///   - isolation: The actor the listener is called on; leave the default.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:isolation:)")
+    public convenience init<Listener: AnyObject, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor) = #isolation
+    ) {
+        self.init(
+            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts,
+            isolation: isolation)
+    }
+
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``init(_:for:lifespan:on:receivingSticky:)-405wk``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "init(_:for:lifespan:on:receivingSticky:)")
     public convenience init<P>(
         _ listener: AnyObject,
@@ -22,6 +72,7 @@ extension ListenerRegistration {
         receivingStickyBroadcasts: Bool
     ) {
         self.init(
-            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingStickyBroadcasts)
+            legacy: listener, for: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingStickyBroadcasts)
     }
 }

@@ -4,7 +4,7 @@
 
 extension ListenerRegistrations {
     /// Declares a registration; the 0.1.0 spelling of
-    /// ``add(_:for:lifespan:receivingSticky:isolation:)``.
+    /// ``add(_:for:lifespan:receivingSticky:isolation:)-17a69``.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -14,6 +14,55 @@ extension ListenerRegistrations {
     ///     broadcast to `listenerType`.
     ///   - isolation: Where a lifetime registration starts.
     /// - Returns: The registration.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "add(_:for:lifespan:receivingSticky:isolation:)")
+    @discardableResult
+    public func add<Listener: AnyObject & Sendable, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> ListenerRegistration {
+        add(listener, for: P.self, lifespan: lifespan, receivingSticky: receivingStickyBroadcasts, isolation: isolation)
+    }
+
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``add(_:for:lifespan:receivingSticky:isolation:)-17a69``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    ///   - isolation: Where a lifetime registration starts.
+    /// - Returns: The registration.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, renamed: "add(_:for:lifespan:receivingSticky:isolation:)")
+    @discardableResult
+    public func add<Listener: AnyObject, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan,
+        receivingStickyBroadcasts: Bool,
+        isolation: isolated (any Actor) = #isolation
+    ) -> ListenerRegistration {
+        add(listener, for: P.self, lifespan: lifespan, receivingSticky: receivingStickyBroadcasts, isolation: isolation)
+    }
+
+    /// Declares a registration; the 0.1.0 spelling of
+    /// ``add(_:for:lifespan:receivingSticky:isolation:)-17a69``.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen.
+    ///   - receivingStickyBroadcasts: Whether each start delivers the sticky
+    ///     broadcast to `listenerType`.
+    ///   - isolation: Where a lifetime registration starts.
+    /// - Returns: The registration.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, renamed: "add(_:for:lifespan:receivingSticky:isolation:)")
     @discardableResult
     public func add<P>(
@@ -23,6 +72,10 @@ extension ListenerRegistrations {
         receivingStickyBroadcasts: Bool,
         isolation: isolated (any Actor)? = #isolation
     ) -> ListenerRegistration {
-        add(listener, for: P.self, lifespan: lifespan, receivingSticky: receivingStickyBroadcasts, isolation: isolation)
+        let registration = ListenerRegistration(
+            legacy: listener, for: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingStickyBroadcasts)
+        add(registration)
+        return registration
     }
 }

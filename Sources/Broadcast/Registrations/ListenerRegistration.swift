@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A registration listens to its one protocol only: the listener receives no
 /// other protocol's broadcasts through it. An object that is also registered
-/// with ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
+/// with ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
 /// still receives each broadcast once.
 public final class ListenerRegistration: Sendable {
     /// When this registration is meant to listen.
@@ -20,13 +20,23 @@ public final class ListenerRegistration: Sendable {
     private let protocolType: Any.Type
     private let receivesStickyBroadcasts: Bool
     private let target: RegistrationTarget
+    /// Whether the registering call proved the listener `Sendable`.
+    private let isSendable: Bool
+    /// Whether the listener is called on the actor that declared the
+    /// registration (``declaringActor``), whatever code starts it.
+    private let isBoundToDeclaringActor: Bool
+    /// The actor that declared a registration whose listener is not
+    /// `Sendable`; weak, so that an actor holding its registrations is not
+    /// kept alive by them.
+    private weak let declaringActor: (any Actor)?
     /// The entry while listening; nil while stopped.
     private let activeEntry = Mutex<ListenerEntry?>(nil)
 
-    /// Declares that `listener` listens to broadcasts to `listenerType` during
-    /// `lifespan`, without starting.
+    /// Declares that the `Sendable` `listener` listens to broadcasts to
+    /// `listenerType` during `lifespan`, without starting.
     ///
-    /// It does not listen until ``start(isolation:)``.
+    /// It does not listen until ``start(isolation:)``, which may be called
+    /// from any code and records its caller's isolation.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -35,31 +45,117 @@ public final class ListenerRegistration: Sendable {
     ///   - broadcaster: Where to listen.
     ///   - receivingSticky: Whether each start delivers the sticky broadcast
     ///     to `listenerType`, if one is kept.
-    public init<P>(
+    @available(swift, introduced: 6)
+    public convenience init<Listener: AnyObject & Sendable, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingSticky: Bool = false
+    ) {
+        self.init(
+            target: .weak(WeakListener(listener)), protocolType: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky, isSendable: true, boundTo: nil)
+    }
+
+    /// Declares, from the code of the actor it belongs to, that `listener`,
+    /// which is not `Sendable`, listens to broadcasts to `listenerType`
+    /// during `lifespan`, without starting.
+    ///
+    /// The listener is only ever called on the declaring actor (the main
+    /// actor, from a `@MainActor` initializer), whatever code calls
+    /// ``start(isolation:)``. Declaring it from code isolated to no actor
+    /// does not compile in the Swift 6 language mode ("'nil' is not
+    /// compatible with expected argument type 'any Actor'"): make the
+    /// listener `@MainActor`, `Sendable` or an `actor`, or declare the
+    /// registration from its actor's code.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen, for ``ListenerRegistrations``.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingSticky: Whether each start delivers the sticky broadcast
+    ///     to `listenerType`, if one is kept.
+    ///   - isolation: The actor the listener is called on; defaults to the
+    ///     caller's, which must be an actor.
+    @available(swift, introduced: 6)
+    // Not Sendable, and declared from code isolated to no actor? Make the listener @MainActor,
+    // make it Sendable, make it an actor, or declare the registration from its actor's code.
+    public convenience init<Listener: AnyObject, P>(
+        _ listener: Listener,
+        for listenerType: P.Type,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingSticky: Bool = false,
+        isolation: isolated (any Actor) = #isolation
+    ) {
+        self.init(
+            target: .weak(WeakListener(listener)), protocolType: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky, isSendable: false, boundTo: isolation)
+    }
+
+    /// Declares that `listener` listens to broadcasts to `listenerType` during
+    /// `lifespan`, without starting, in the Swift 5 language mode.
+    ///
+    /// It does not listen until ``start(isolation:)``, which records its
+    /// caller's isolation.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - lifespan: When to listen, for ``ListenerRegistrations``.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingSticky: Whether each start delivers the sticky broadcast
+    ///     to `listenerType`, if one is kept.
+    @available(swift, obsoleted: 6)
+    public convenience init<P>(
         _ listener: AnyObject,
         for listenerType: P.Type,
         lifespan: Lifespan = .lifetime,
         on broadcaster: Broadcaster = .shared,
         receivingSticky: Bool = false
     ) {
-        self.lifespan = lifespan
-        self.broadcaster = broadcaster
-        self.protocolType = P.self
-        self.receivesStickyBroadcasts = receivingSticky
-        self.target = .weak(WeakListener(listener))
+        self.init(legacy: listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingSticky)
+    }
+
+    /// A registration that records each start's caller, as in the Swift 5
+    /// language mode.
+    convenience init<P>(
+        legacy listener: AnyObject, for listenerType: P.Type, lifespan: Lifespan, on broadcaster: Broadcaster,
+        receivingSticky: Bool
+    ) {
+        self.init(
+            target: .weak(WeakListener(listener)), protocolType: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky, isSendable: false, boundTo: nil)
     }
 
     /// A registration for a closure handler, which the registration keeps
     /// alive; see `ListenerRegistrations.addHandler(for:lifespan:receivingSticky:isolation:handler:)`.
-    init(
+    convenience init(
         retaining listener: RetainedListener, object: AnyObject, protocolType: Any.Type, lifespan: Lifespan,
-        on broadcaster: Broadcaster, receivingSticky: Bool
+        on broadcaster: Broadcaster, receivingSticky: Bool, isSendable: Bool, boundTo actor: (any Actor)?
+    ) {
+        self.init(
+            target: .retained(listener, WeakListener(object)), protocolType: protocolType, lifespan: lifespan,
+            on: broadcaster, receivingSticky: receivingSticky, isSendable: isSendable, boundTo: actor)
+    }
+
+    /// `actor`, if any, is where a listener that is not `Sendable` is
+    /// called; nil (in the Swift 5 language mode) records each start's
+    /// caller instead.
+    private init(
+        target: RegistrationTarget, protocolType: Any.Type, lifespan: Lifespan, on broadcaster: Broadcaster,
+        receivingSticky: Bool, isSendable: Bool, boundTo actor: (any Actor)?
     ) {
         self.lifespan = lifespan
         self.broadcaster = broadcaster
         self.protocolType = protocolType
         self.receivesStickyBroadcasts = receivingSticky
-        self.target = .retained(listener, WeakListener(object))
+        self.target = target
+        self.isSendable = isSendable
+        self.isBoundToDeclaringActor = actor != nil
+        self.declaringActor = actor
     }
 
     /// Whether the registration is listening.
@@ -72,10 +168,22 @@ public final class ListenerRegistration: Sendable {
 
     /// Starts listening, unless already listening or the listener is gone.
     ///
-    /// The caller's isolation is recorded, as with `addListener`.
+    /// May be called from any code. A `Sendable` listener is called as if
+    /// registered with `addListener` from the caller's code; one that is not
+    /// `Sendable` is only ever called on the actor that declared the
+    /// registration (and the registration does not start once that actor is
+    /// gone).
     public func start(isolation: isolated (any Actor)? = #isolation) {
         guard let listener = target.weak.object else { return }
-        let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: protocolType)
+        let listenerIsolation: (any Actor)?
+        if isBoundToDeclaringActor {
+            guard let declaringActor else { return }
+            listenerIsolation = declaringActor
+        } else {
+            listenerIsolation = isolation
+        }
+        let entry = ListenerEntry(
+            object: listener, isolation: listenerIsolation, onlyProtocol: protocolType, isSendable: isSendable)
         let shouldStart = activeEntry.withLock { active in
             guard active == nil else { return false }
             active = entry

@@ -5,9 +5,9 @@ import Broadcast
 // broadcaster's own `addListener(_:receivingSticky:)` does the same.
 
 extension SystemNotificationBridge {
-    /// Registers `listener` with the bridge's broadcaster and, if asked, tells
-    /// it the current state at once; the same as
-    /// ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)``
+    /// Registers the `Sendable` `listener` with the bridge's broadcaster and,
+    /// if asked, tells it the current state at once; the same as
+    /// ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
     /// on ``broadcaster``.
     ///
     /// - Parameters:
@@ -15,6 +15,46 @@ extension SystemNotificationBridge {
     ///   - receivingCurrentState: Whether to tell it the current state now.
     ///   - isolation: The caller's isolation; leave the default.
     /// - Returns: `false` if the broadcaster refused the listener.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, message: "Use broadcaster.addListener(_:receivingSticky:)")
+    @discardableResult
+    public func addListener<Listener: AnyObject & Sendable>(
+        _ listener: Listener,
+        receivingCurrentState: Bool,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> Bool {
+        broadcaster.addListener(listener, receivingSticky: receivingCurrentState, isolation: isolation)
+    }
+
+    /// Registers `listener`, which is not `Sendable`, from its actor's code,
+    /// with the bridge's broadcaster and, if asked, tells it the current
+    /// state at once.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to register.
+    ///   - receivingCurrentState: Whether to tell it the current state now.
+    ///   - isolation: The actor the listener is called on; leave the default.
+    /// - Returns: `false` if the broadcaster refused the listener.
+    @available(swift, introduced: 6)
+    @available(*, deprecated, message: "Use broadcaster.addListener(_:receivingSticky:)")
+    @discardableResult
+    public func addListener<Listener: AnyObject>(
+        _ listener: Listener,
+        receivingCurrentState: Bool,
+        isolation: isolated (any Actor) = #isolation
+    ) -> Bool {
+        broadcaster.addListener(listener, receivingSticky: receivingCurrentState, isolation: isolation)
+    }
+
+    /// Registers `listener` with the bridge's broadcaster and, if asked, tells
+    /// it the current state at once, in the Swift 5 language mode.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to register.
+    ///   - receivingCurrentState: Whether to tell it the current state now.
+    ///   - isolation: The caller's isolation; leave the default.
+    /// - Returns: `false` if the broadcaster refused the listener.
+    @available(swift, obsoleted: 6)
     @available(*, deprecated, message: "Use broadcaster.addListener(_:receivingSticky:)")
     @discardableResult
     public func addListener(
@@ -22,6 +62,8 @@ extension SystemNotificationBridge {
         receivingCurrentState: Bool,
         isolation: isolated (any Actor)? = #isolation
     ) -> Bool {
-        broadcaster.addListener(listener, receivingSticky: receivingCurrentState, isolation: isolation)
+        broadcaster.add(
+            listener, isSendable: false, receivingSticky: receivingCurrentState, isolation: isolation,
+            fileID: #fileID, line: #line)
     }
 }

@@ -14,7 +14,7 @@ struct AwaitedHandlerTests {
         let broadcaster = Broadcaster()
         let log = EventLog()
         let tokens = ["a", "b"].map { name in
-            broadcaster.addAwaitedHandler(for: StoreCleared.self) { event in
+            broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { event in
                 log.record("\(name):start:\(event.reason)")
                 await Task.yield()
                 log.record("\(name):end")
@@ -31,10 +31,10 @@ struct AwaitedHandlerTests {
     @Test func concurrentHandlersRunAtTheSameTime() async {
         let broadcaster = Broadcaster()
         let secondStarted = Signal()
-        let first = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
+        let first = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
             await secondStarted.waitUnlessCancelled()
         }
-        let second = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in secondStarted.fire() }
+        let second = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in secondStarted.fire() }
 
         let made = await broadcaster.post(awaitingEach: StoreCleared(reason: "x"), order: .concurrent)
 
@@ -45,11 +45,13 @@ struct AwaitedHandlerTests {
     @Test func aReleasedOrCancelledTokenStopsItsHandler() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
-        var released: BroadcastToken? = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
+        var released: BroadcastToken? = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
             log.record("released")
         }
-        let cancelled = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in log.record("cancelled") }
-        let kept = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in log.record("kept") }
+        let cancelled = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
+            log.record("cancelled")
+        }
+        let kept = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("kept") }
         #expect(released != nil)
         released = nil
         cancelled.cancel()
@@ -64,8 +66,11 @@ struct AwaitedHandlerTests {
     @Test func synchronousPostsAndAwaitedPostsReachOnlyTheirOwnHandlers() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
-        let awaited = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in log.record("awaited") }
-        let synchronous = broadcaster.addHandler(for: StoreCleared.self) { _ in log.record("synchronous") }
+        let awaited = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("awaited")
+        }
+        let synchronous = broadcaster.addHandler(for: StoreCleared.self, isolation: nil) { _ in
+            log.record("synchronous")
+        }
 
         #expect(broadcaster.post(StoreCleared(reason: "x")) == 1)
         #expect(await broadcaster.post(awaitingEach: StoreCleared(reason: "x")) == 1)

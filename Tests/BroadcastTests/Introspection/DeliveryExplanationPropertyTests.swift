@@ -176,7 +176,7 @@ struct DeliveryExplanationPropertyTests {
                 listener = MainConformer(id: id, record: record)
                 addFromNonisolatedCode(listener, to: broadcaster)
             case .onRegistrar:
-                let pinger = PlainPinger(id: id, record: record, expectedActor: registrar)
+                let pinger = PlainPinger(id: id, record: record)
                 await registrar.add(pinger, to: broadcaster)
                 listener = pinger
             case .registration:
@@ -185,7 +185,7 @@ struct DeliveryExplanationPropertyTests {
                 registration.start()
                 population.registrations.append(registration)
             case .registrationOnRegistrarThenAdded:
-                listener = PlainPinger(id: id, record: record, expectedActor: registrar)
+                listener = PlainPinger(id: id, record: record)
                 let registration = ListenerRegistration(listener, for: Ping.self, on: broadcaster)
                 await registrar.start(registration)
                 addFromNonisolatedCode(listener, to: broadcaster)
@@ -231,7 +231,7 @@ struct DeliveryExplanationPropertyTests {
 
     /// Registers from non-isolated code: the listener gets no actor.
     static func addFromNonisolatedCode(_ listener: AnyObject, to broadcaster: Broadcaster) {
-        broadcaster.addListener(listener)
+        broadcaster.addListenerAsInSwift5(listener)
     }
 
     // MARK: - Hosts

@@ -64,7 +64,7 @@ struct DiagnosticsSnippetTests {
 
     // Catch a listener that nothing keeps alive
 
-    final class Downloader: PostCreationListener {
+    final class Downloader: PostCreationListener, Sendable {
         func postCreated(_ post: Post) {}
     }
 

@@ -51,7 +51,7 @@ struct IsRegisteredTests {
         struct Value {}
         let broadcaster = Broadcaster()
         let boxed = Value() as AnyObject
-        #expect(broadcaster.addListener(boxed) == false)
+        #expect(broadcaster.addListenerAsInSwift5(boxed) == false)
         #expect(!broadcaster.isRegistered(boxed))
     }
 }

@@ -162,21 +162,26 @@ struct IsolatedConformanceCheckTests {
     #endif
 
     @Test(.timeLimit(.minutes(1)))
-    func listenersOfHandsOutAListenerRegisteredOnAnActorOnlyThere() async {
-        // `MainPinger`'s conformance is not isolated, so every runtime casts
-        // it anywhere; registered from main-actor code, it is still handed
-        // out only on the main actor, where a broadcast would call it.
+    func listenersOfHandsOutAListenerWhereABroadcastWouldCallIt() async {
+        // Every listener here is Sendable. `MainPinger`'s conformance is not
+        // isolated, so a broadcast calls it wherever it runs, although it
+        // registered from main-actor code, and `listeners(of:)` hands it out
+        // there too; `IsolatedPinger`'s is isolated to the main actor, so it
+        // is handed out only there. The Sendable listener registered on the
+        // registrar is handed out everywhere.
         let broadcaster = Broadcaster()
         let record = CallRecord()
-        let mainPinger = await MainActor.run {
+        let (mainPinger, isolated) = await MainActor.run {
             let pinger = MainPinger(id: 10, record: record)
             broadcaster.addListener(pinger)
-            return pinger
+            let isolated = IsolatedPinger(id: 13, record: record)
+            broadcaster.addListener(isolated)
+            return (pinger, isolated)
         }
         let plain = PlainPinger(id: 11, record: record)
         broadcaster.addListener(plain)
         let registrar = Registrar()
-        let onRegistrar = PlainPinger(id: 12, record: record, expectedActor: registrar)
+        let onRegistrar = PlainPinger(id: 12, record: record)
         await registrar.add(onRegistrar, to: broadcaster)
 
         let offMain = await onNewThread { broadcaster.listeners(of: Ping.self).map { ObjectIdentifier($0) } }
@@ -185,9 +190,10 @@ struct IsolatedConformanceCheckTests {
             broadcaster.listeners(of: Ping.self).map { ObjectIdentifier($0) }
         }
 
-        #expect(offMain == [ObjectIdentifier(plain)])
-        #expect(onMain == [ObjectIdentifier(mainPinger), ObjectIdentifier(plain)])
-        #expect(onTheRegistrar == [ObjectIdentifier(plain), ObjectIdentifier(onRegistrar)])
-        withExtendedLifetime((mainPinger, plain, onRegistrar)) {}
+        let everywhere = [ObjectIdentifier(mainPinger), ObjectIdentifier(plain), ObjectIdentifier(onRegistrar)]
+        #expect(offMain == everywhere)
+        #expect(onMain == [everywhere[0], ObjectIdentifier(isolated), everywhere[1], everywhere[2]])
+        #expect(onTheRegistrar == everywhere)
+        withExtendedLifetime((mainPinger, isolated, plain, onRegistrar)) {}
     }
 }

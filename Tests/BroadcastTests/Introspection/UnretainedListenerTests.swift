@@ -36,7 +36,7 @@ struct UnretainedListenerTests {
             let diagnostics = DiagnosticLog()
             let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
             func makeListener() -> AnyObject { PostRecorder() }
-            broadcaster.addListener(makeListener(), receivingSticky: true)
+            broadcaster.addListenerAsInSwift5(makeListener(), receivingSticky: true)
             #expect(diagnostics.all.map(\.typeName) == ["PostRecorder"])
         }
     #endif
@@ -52,7 +52,7 @@ struct UnretainedListenerTests {
         releasedLater = nil  // released on purpose, after registering
         broadcaster.addListener(kept)  // already registered
         let screen = await Screen(broadcaster: broadcaster)  // a main-actor listener
-        broadcaster.addListener(42 as AnyObject)  // refused, not registered
+        broadcaster.addListenerAsInSwift5(42 as AnyObject)  // refused, not registered
         #expect(diagnostics.all.isEmpty)
         #expect(broadcaster.registrationCount == 3)
         withExtendedLifetime((kept, downloader, screen)) {}

@@ -7,7 +7,9 @@ struct HandlerTests {
     func tokenLifetime() {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
-        var token: BroadcastToken? = broadcaster.addHandler(for: SignedIn.self) { log.append("h(\($0.user))") }
+        var token: BroadcastToken? = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("h(\($0.user))")
+        }
         #expect(broadcaster.post(SignedIn(user: "a")) == 1)
         token = nil
         #expect(broadcaster.post(SignedIn(user: "b")) == 0)
@@ -19,7 +21,7 @@ struct HandlerTests {
     func cancel() {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
-        let token = broadcaster.addHandler(for: SignedIn.self) { log.append("h(\($0.user))") }
+        let token = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("h(\($0.user))") }
         broadcaster.post(SignedIn(user: "a"))
         token.cancel()
         token.cancel()
@@ -33,11 +35,11 @@ struct HandlerTests {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
         let holder = TokenHolder()
-        let first = broadcaster.addHandler(for: SignedIn.self) { event in
+        let first = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { event in
             log.append("first(\(event.user))")
             holder.token = nil  // releases the second handler mid-broadcast
         }
-        holder.token = broadcaster.addHandler(for: SignedIn.self) { log.append("second(\($0.user))") }
+        holder.token = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("second(\($0.user))") }
 
         let count = broadcaster.post(SignedIn(user: "x"))
 
@@ -55,7 +57,7 @@ struct HandlerTests {
         do {
             let owner = SpyListener("owner", log: log)
             weakOwner = owner
-            token = broadcaster.addHandler(for: Connectivity.self, owner: owner) { owner, event in
+            token = broadcaster.addHandler(for: Connectivity.self, owner: owner, isolation: nil) { owner, event in
                 owner.log.append("\(owner.name).online(\(event.isOnline))")
             }
             broadcaster.post(Connectivity(isOnline: true))
@@ -73,9 +75,13 @@ struct HandlerTests {
         let first = SpyListener("object1", log: log)
         let second = SpyListener("object2", log: log)
         broadcaster.addListener(first)
-        let tokenA = broadcaster.addHandler(for: SignedIn.self) { log.append("closureA.signedIn(\($0.user))") }
+        let tokenA = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("closureA.signedIn(\($0.user))")
+        }
         broadcaster.addListener(second)
-        let tokenB = broadcaster.addHandler(for: SignedIn.self) { log.append("closureB.signedIn(\($0.user))") }
+        let tokenB = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("closureB.signedIn(\($0.user))")
+        }
 
         #expect(broadcaster.post(SignedIn(user: "u")) == 4)
         #expect(

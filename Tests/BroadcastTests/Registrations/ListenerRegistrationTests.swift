@@ -24,6 +24,20 @@ struct ListenerRegistrationTests {
         #expect(registration.isListening)
     }
 
+    @Test("a listener that is not Sendable is called only on the actor that declared its registration")
+    @MainActor func boundToTheDeclaringActor() async {
+        let broadcaster = Broadcaster()
+        let greeter = PlainGreeter()
+        let registration = ListenerRegistration(greeter, for: Greeting.self, on: broadcaster)
+
+        await Task.detached { registration.start() }.value  // started from code isolated to no actor
+        await Task.detached { broadcaster.greet("a") }.value  // broadcast from another thread
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(greeter.greetings == ["a@main queue"])
+        #expect(registration.isListening)
+    }
+
     @Test("a registration listens to its one protocol only")
     func singleProtocol() {
         let broadcaster = Broadcaster()
@@ -100,7 +114,9 @@ struct ListenerRegistrationTests {
         registrations.add(spy, for: Farewell.self, lifespan: .lifetime)
         registrations.add(spy, for: Greeting.self, lifespan: .visible)
         let editing = Lifespan.custom("editing")
-        registrations.addHandler(for: SignedIn.self, lifespan: editing) { log.append("handler.signedIn(\($0.user))") }
+        registrations.addHandler(for: SignedIn.self, lifespan: editing, isolation: nil) {
+            log.append("handler.signedIn(\($0.user))")
+        }
 
         broadcaster.greet("hidden")  // visible not started
         broadcaster.bid("always")  // lifetime: started
@@ -131,7 +147,9 @@ struct ListenerRegistrationTests {
         let spy = SpyListener("a", log: log)
         let registrations = ListenerRegistrations(broadcaster: broadcaster)
         let added = registrations.add(spy, for: Greeting.self)
-        let handler = registrations.addHandler(for: SignedIn.self) { log.append("handler.signedIn(\($0.user))") }
+        let handler = registrations.addHandler(for: SignedIn.self, isolation: nil) {
+            log.append("handler.signedIn(\($0.user))")
+        }
 
         broadcaster.greet("now")
         broadcaster.post(SignedIn(user: "now"))
@@ -146,10 +164,12 @@ struct ListenerRegistrationTests {
         let log = DeliveryLog()
         let registrations = ListenerRegistrations(broadcaster: broadcaster)
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
-        registrations.addHandler(for: SignedIn.self, lifespan: .visible, receivingSticky: true) {
+        registrations.addHandler(for: SignedIn.self, lifespan: .visible, receivingSticky: true, isolation: nil) {
             log.append("sticky.\($0.user)")
         }
-        registrations.addHandler(for: SignedIn.self, lifespan: .visible) { log.append("plain.\($0.user)") }
+        registrations.addHandler(for: SignedIn.self, lifespan: .visible, isolation: nil) {
+            log.append("plain.\($0.user)")
+        }
 
         registrations.start(.visible)
         registrations.stop(.visible)
@@ -164,7 +184,7 @@ struct ListenerRegistrationTests {
         let log = DeliveryLog()
         let registrations = ListenerRegistrations(broadcaster: broadcaster)
         var owner: SpyListener? = SpyListener("owner", log: log)
-        registrations.addHandler(for: SignedIn.self, owner: owner!) { owner, event in
+        registrations.addHandler(for: SignedIn.self, owner: owner!, isolation: nil) { owner, event in
             log.append("\(owner.name).signedIn(\(event.user))")
         }
 

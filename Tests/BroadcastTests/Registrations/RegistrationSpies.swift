@@ -32,6 +32,14 @@ final class SpyListener: Greeting, Farewell, EventListener, Sendable {
     func receive(_ event: SignedIn) { log.append("\(name).signedIn(\(event.user))") }
 }
 
+/// A `Greeting` listener that is not `Sendable`: its state is a plain
+/// array, so it must only ever be called on one actor.
+final class PlainGreeter: Greeting {
+    private(set) var greetings: [String] = []
+
+    func greet(_ who: String) { greetings.append("\(who)@\(mainQueueOrElsewhere)") }
+}
+
 extension Broadcaster {
     func greet(_ who: String) {
         broadcast(to: Greeting.self) { $0.greet(who) }

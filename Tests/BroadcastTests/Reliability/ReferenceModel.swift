@@ -136,9 +136,9 @@ final class ModelHarness: @unchecked Sendable {
         case .create(let id, let kind, let register):
             let listener = kind.make(id: id, harness: self)
             held[id] = listener
-            if register { #expect(broadcaster.addListener(listener)) }
+            if register { #expect(broadcaster.addListenerAsInSwift5(listener)) }
         case .add(let id):
-            if let listener = held[id] { broadcaster.addListener(listener) }
+            if let listener = held[id] { broadcaster.addListenerAsInSwift5(listener) }
         case .remove(let id):
             if let listener = held[id] { broadcaster.removeListener(listener) }
         case .release(let id):

@@ -209,7 +209,7 @@ enum StressRound {
 
         func add(_ index: Int) {
             let start = world.tick()
-            broadcaster.addListener(owned[index].object)
+            broadcaster.addListenerAsInSwift5(owned[index].object)
             let end = world.tick()
             if !owned[index].registered {
                 owned[index].registered = true

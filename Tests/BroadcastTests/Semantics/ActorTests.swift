@@ -205,7 +205,10 @@ struct ActorTests {
 
     @Test func listenerRegisteredOnAnotherActorIsCalledOnThatActor() async {
         actor Room {
-            final class Member: Ping, Sendable {
+            // Not Sendable: registered from the room's code, it is bound to
+            // the room. (A Sendable one would be called where broadcasts
+            // run: `SendableListenerTests`.)
+            final class Member: Ping {
                 let room: Room
                 let log: EventLog
                 init(room: Room, log: EventLog) {
@@ -245,7 +248,8 @@ struct ActorTests {
         // per listener; listeners of two actors in alternation must each
         // get their own actor's answer.
         actor Room {
-            final class Member: Ping, Sendable {
+            // Not Sendable: bound to the room, which registers it.
+            final class Member: Ping {
                 let log: EventLog
                 init(log: EventLog) { self.log = log }
                 func ping(_ n: Int) {

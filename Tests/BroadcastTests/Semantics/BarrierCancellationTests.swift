@@ -96,8 +96,13 @@ actor HeldActor {
         executor.asUnownedSerialExecutor()
     }
 
-    /// Registers `listener` from this actor's code: its calls are made here.
-    func register(_ listener: AnyObject & Sendable, with broadcaster: Broadcaster) {
+    private var bound: [ActorBoundPing] = []
+
+    /// Registers a listener bound to this actor that forwards to `target`:
+    /// its calls are made here, whatever thread broadcasts.
+    func register(_ target: any Ping & Sendable, with broadcaster: Broadcaster) {
+        let listener = ActorBoundPing(forwardingTo: target)
+        bound.append(listener)
         broadcaster.addListener(listener)
     }
 }

@@ -63,6 +63,15 @@ final class CountingPing: Ping, Sendable {
     func ping(_ n: Int) { calls.increment() }
 }
 
+/// A listener that is not `Sendable`, so it is bound to the actor whose code
+/// registers it (a `Sendable` one would be called where the broadcast runs);
+/// it forwards each call to `target`.
+final class ActorBoundPing: Ping {
+    let target: any Ping & Sendable
+    init(forwardingTo target: any Ping & Sendable) { self.target = target }
+    func ping(_ n: Int) { target.ping(n) }
+}
+
 /// A holder whose content can be dropped from another closure, to release a
 /// listener in the middle of a broadcast.
 final class Holder<Value: AnyObject & Sendable>: Sendable {

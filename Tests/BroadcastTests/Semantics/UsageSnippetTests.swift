@@ -19,7 +19,7 @@ extension Broadcaster {  // a typed broadcast method, written by the user
     }
 }
 
-final class FeedController: PostCreationListener {
+final class FeedController: PostCreationListener, Sendable {
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }  // nothing to undo in deinit
     func postCreated(_ post: Post) {
         // typed, no userInfo
