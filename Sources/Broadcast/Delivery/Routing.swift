@@ -27,14 +27,19 @@ enum Routing {
     /// metadata the runtime looks up on every delivery.
     ///
     /// - Parameters:
+    ///   - object: The listener, loaded from `entry`.
+    ///   - entry: The listener's registration.
+    ///   - listenerType: The protocol of the broadcast.
     ///   - onMainActor: Whether the broadcast calls every listener on the
     ///     main actor (`broadcastOnMainActor`), in place of its own actor.
+    ///   - context: Where the delivery runs.
     ///   - answers: Whether the delivery runs on an actor, remembered for
     ///     the run of listeners of that actor.
     ///   - call: Called with the listener as a `P` when it is called here.
+    /// - Returns: What became of the listener.
     @inline(__always)
     static func route<P>(
-        _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
+        _ object: consuming AnyObject, of entry: ListenerEntry, as listenerType: P.Type, onMainActor: Bool,
         in context: inout DeliveryContext, answers: inout ActorAnswers, calling call: (P) -> Void
     ) -> Route {
         // The box's identity is enough for the common cases, and reading it

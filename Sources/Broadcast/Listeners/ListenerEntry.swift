@@ -126,8 +126,9 @@ final class ListenerEntry: @unchecked Sendable {
         isSendable && Self.runtimeChecksIsolatedConformances
     }
 
-    /// Whether the Swift runtime's cast checks isolated conformances: on
-    /// Linux the runtime ships with the toolchain (6.2 or later); on Apple
+    /// Whether the Swift runtime's cast checks isolated conformances.
+    ///
+    /// On Linux the runtime ships with the toolchain (6.2 or later); on Apple
     /// platforms it is the one of the OS, from the 26 releases on. On an
     /// older runtime the cast of `extension Screen: @MainActor P` succeeds
     /// on any thread, so there a listener of an actor is called only there.

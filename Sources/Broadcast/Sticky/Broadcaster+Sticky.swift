@@ -25,7 +25,8 @@ extension Broadcaster {
     /// register afterwards receive nothing for it until the next sticky
     /// broadcast.
     public func clearStickyBroadcast<P>(for listenerType: P.Type) {
-        storage.withLock { storage, releases in storage.clearSticky(for: ObjectIdentifier(P.self), releasing: &releases) }
+        storage.withLock { storage, releases in storage.clearSticky(for: ObjectIdentifier(P.self), releasing: &releases)
+        }
     }
 
     /// Whether a sticky broadcast to `listenerType` is kept.

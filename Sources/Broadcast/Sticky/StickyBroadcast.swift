@@ -59,8 +59,10 @@ struct StickyBroadcast: Sendable {
     }
 
     /// Plans its replay to `entry`; see ``planReplay``.
-    func planReplay(to entry: ListenerEntry, by broadcaster: Broadcaster, in context: inout DeliveryContext,
-        callsHere: inout [() -> Void]) {
+    func planReplay(
+        to entry: ListenerEntry, by broadcaster: Broadcaster, in context: inout DeliveryContext,
+        callsHere: inout [() -> Void]
+    ) {
         planReplay(broadcaster, entry, generation, &context, &callsHere)
     }
 }

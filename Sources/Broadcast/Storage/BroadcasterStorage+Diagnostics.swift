@@ -8,8 +8,10 @@
 /// theirs now reuses.
 extension BroadcasterStorage {
     /// The registered entries whose object had identifier `id` when it
-    /// registered, in registration order: an `addListener` entry and started
-    /// single-protocol registrations. Callers check liveness after the lock.
+    /// registered, in registration order.
+    ///
+    /// An `addListener` entry and started single-protocol registrations;
+    /// callers check liveness after the lock.
     func entries(withID id: ObjectIdentifier) -> [ListenerEntry] {
         table.entries.compactMap { entry in
             guard let entry, entry.id == id, !entry.isRetired else { return nil }

@@ -33,10 +33,9 @@ struct StoppedRegistrations {
         }
     }
 
-    /// The listeners with identifier `id` whose registration for
-    /// `protocolID` was stopped (usually none or one; compare with `===`).
-    /// The listeners whose registration for `protocolID` was stopped
-    /// (callers compare them with `===` after the lock is released).
+    /// The listeners whose registration for `protocolID` was stopped.
+    ///
+    /// Callers compare them with `===` after the lock is released.
     func listeners(stoppedFor protocolID: ObjectIdentifier) -> [WeakListener] {
         records.filter { $0.protocolID == protocolID }.map(\.listener)
     }

@@ -201,7 +201,9 @@ struct ReentryMatrixTests {
             }
         case .registrationsReleased:
             registrations = ListenerRegistrations(broadcaster: world.broadcaster)
-            registrations?.addHandler(for: ReentryKickEvent.self, isolation: nil) { @Sendable [captured] _ in captured?.kick() }
+            registrations?.addHandler(for: ReentryKickEvent.self, isolation: nil) { @Sendable [captured] _ in
+                captured?.kick()
+            }
         }
         captured = nil
         #expect(world.broadcaster.post(ReentryKickEvent()) == 1)

@@ -133,7 +133,8 @@ struct StickyConvergenceTests {
         #expect(neverReturns(to: "system", after: "dark", in: second.all))
         #expect(broadcaster.stickyEvent(for: ThemeEvent.self) == ThemeEvent(name: "dark"))
         let late = Recorder<String>()
-        let lateToken = broadcaster.addHandler(for: ThemeEvent.self, receivingSticky: true, isolation: nil) { @Sendable event in
+        let lateToken = broadcaster.addHandler(for: ThemeEvent.self, receivingSticky: true, isolation: nil) {
+            @Sendable event in
             late.append(event.name)
         }
         #expect(late.all == ["dark"])
