@@ -18,6 +18,24 @@ protocol SessionListener: AnyObject {
     func sessionChanged(signedIn: Bool)
 }
 
+/// What the meter listens to: a thread-safe listener a server registers in
+/// its setup.
+protocol MeterListener: AnyObject {
+    func requestServed()
+}
+
+/// A `Sendable` listener with a conformance that is not isolated: registered
+/// from the host's main-actor code, it must be called where a broadcast runs,
+/// also on a background thread, before the broadcast returns.
+final class Meter: MeterListener, Sendable {
+    let served = Atomic<Int>(0)
+    let servedOnMainThread = Atomic<Int>(0)
+    func requestServed() {
+        served.add(1, ordering: .relaxed)
+        if HostProbe.isMainThread { servedOnMainThread.add(1, ordering: .relaxed) }
+    }
+}
+
 extension Broadcaster {
     /// The scenario's typed broadcast, written as a user writes one: a
     /// non-isolated method, so the broadcast finds its context at run time.

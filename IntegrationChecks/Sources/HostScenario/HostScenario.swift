@@ -46,6 +46,7 @@ public final class HostScenario: Sendable {
     let feed = Feed()
     let screen = Screen()
     let banner = SessionBanner()
+    let meter = Meter()
     let badges: [Badge]
     let counters: [Counter]
     let baselineFeed = Feed()
@@ -98,6 +99,7 @@ public final class HostScenario: Sendable {
         expect(isolation === MainActor.shared, "the host registers from main-actor code")
         Self.registerWithoutActor(feed, on: broadcaster)
         broadcaster.addListener(screen)
+        broadcaster.addListener(meter)
         for badge in badges { broadcaster.addListener(badge) }
         for counter in counters { broadcaster.addListener(counter) }
         Self.registerWithoutActor(baselineFeed, on: baselineBroadcaster)
@@ -161,6 +163,15 @@ public final class HostScenario: Sendable {
     public func broadcastHere(count: Int) {
         expect(!HostProbe.isMainThread && !HostProbe.isOnMainQueue, "the background thread is off the main queue")
         checkExplanations(onMainContext: false)
+        // A Sendable listener registered from the host's main-actor code is
+        // called here, before the broadcast returns.
+        let servedBefore = meter.served.load(ordering: .relaxed)
+        let made = broadcaster.broadcast(to: MeterListener.self) { $0.requestServed() }
+        let served = meter.served.load(ordering: .relaxed) - servedBefore
+        expect(
+            made == 1 && served == 1 && meter.servedOnMainThread.load(ordering: .relaxed) == 0,
+            "a Sendable listener registered from main-actor code was not called on the broadcasting thread "
+                + "(\(made) made, \(served) served)")
         // A listener registered where its conformance could not be checked
         // is still unsettled here.
         broadcast(count: count, settlesLater: !host.canCheckIsolatedConformances)
