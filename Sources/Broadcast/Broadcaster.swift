@@ -37,13 +37,17 @@
 ///   one removed or released during it, and not yet called, is not called; a
 ///   broadcast made from a listener is delivered completely before the outer
 ///   one continues.
-/// - **Threads.** Every method may be called from any thread. No lock is held
-///   while a listener runs.
-/// - **Actors.** A listener registered from an actor's code (for example in a
-///   `@MainActor` initializer) is only ever called on that actor: at once when
-///   the broadcast is made there, otherwise through a scheduled delivery. A
-///   listener registered from non-isolated code may be called on any thread,
-///   so it must be `Sendable`.
+/// - **Threads.** Every method may be called from any thread, also from a
+///   listener, a handler or the `deinit` of anything the user owns. No lock is
+///   held while a listener runs or while a user's object is released.
+/// - **Actors.** A listener that is not `Sendable`, registered from an actor's
+///   code (for example in a `@MainActor` initializer), is only ever called on
+///   that actor: at once when the broadcast is made there, otherwise through a
+///   scheduled delivery. A `Sendable` listener is called where the broadcast
+///   runs whenever its conformance holds there; a conformance isolated to an
+///   actor sends the call to that actor.
+/// - **State.** Once a sticky broadcast has reached a listener, an older one
+///   to the same protocol never reaches it afterwards.
 public final class Broadcaster: Sendable {
     /// A broadcaster for the whole process.
     ///

@@ -165,13 +165,15 @@ public final class HostScenario: Sendable {
         checkExplanations(onMainContext: false)
         // A Sendable listener registered from the host's main-actor code is
         // called here, before the broadcast returns.
+        // (The count it returns also holds the main-actor bystanders whose
+        // conformance this thread cannot check: "Counts and the barrier".)
         let servedBefore = meter.served.load(ordering: .relaxed)
-        let made = broadcaster.broadcast(to: MeterListener.self) { $0.requestServed() }
+        broadcaster.broadcast(to: MeterListener.self) { $0.requestServed() }
         let served = meter.served.load(ordering: .relaxed) - servedBefore
         expect(
-            made == 1 && served == 1 && meter.servedOnMainThread.load(ordering: .relaxed) == 0,
+            served == 1 && meter.servedOnMainThread.load(ordering: .relaxed) == 0,
             "a Sendable listener registered from main-actor code was not called on the broadcasting thread "
-                + "(\(made) made, \(served) served)")
+                + "(\(served) calls before the broadcast returned)")
         // A listener registered where its conformance could not be checked
         // is still unsettled here.
         broadcast(count: count, settlesLater: !host.canCheckIsolatedConformances)
