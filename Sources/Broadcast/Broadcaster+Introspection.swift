@@ -2,13 +2,15 @@ extension Broadcaster {
     /// The live listeners that conform to `listenerType` and that a broadcast
     /// made here would call here, in registration order.
     ///
-    /// A listener registered from an actor's code is included only when this
-    /// is called on that actor: everywhere else a broadcast schedules its
-    /// call, and a `P` handed to code off its actor could be called there.
-    /// This holds whatever the conformance, so it does not depend on the
-    /// runtime's check of isolated conformances
-    /// (`extension Screen: @MainActor P`), which the Swift runtimes of Apple
-    /// OS releases before the 26 generation do not make.
+    /// The same decision as a broadcast's: a listener that is not `Sendable`,
+    /// registered from an actor's code, is included only when this is
+    /// called on that actor (everywhere else a broadcast schedules its call,
+    /// and a `P` handed to code off its actor could be called there); a
+    /// `Sendable` one wherever its conformance holds, so not off the main
+    /// actor for `extension Screen: @MainActor P`. On the Swift runtimes of
+    /// Apple OS releases before the 26 generation, which cannot check an
+    /// isolated conformance, a listener registered from an actor's code is
+    /// included only on that actor.
     public func listeners<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> [P] {
         var context = DeliveryContext(isolation: isolation)
         var answers = ActorAnswers()

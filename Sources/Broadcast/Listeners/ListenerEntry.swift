@@ -74,7 +74,7 @@ final class ListenerEntry: @unchecked Sendable {
     /// protocol.
     var onlyProtocolType: Any.Type? { extras.load()?.onlyProtocolType }
 
-    /// The actor the listener is only ever called on, if any.
+    /// The actor the listener registered from, if any (see ``Routing``).
     var isolation: (any Actor)? { isolationBox?.actor }
 
     /// The identity of ``isolationBox``, if any: what a broadcast compares
