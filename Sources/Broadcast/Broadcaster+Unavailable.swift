@@ -6,7 +6,7 @@ extension Broadcaster {
     /// The 0.1.0 spelling of `addListener(_:receivingSticky:isolation:fileID:line:)`.
     @available(
         *, unavailable, renamed: "addListener(_:receivingSticky:isolation:fileID:line:)",
-        message: "a listener that is not Sendable names the actor that calls it: addListener(_:calledOn:receivingSticky:)"
+        message: "a listener that is not Sendable names its actor: addListener(_:calledOn:receivingSticky:)"
     )
     @discardableResult
     public func addListener(
@@ -50,14 +50,15 @@ extension Broadcaster {
     /// The 0.1.0 post that waited for its scheduled calls.
     @available(*, unavailable, message: "post(_:), then await waitForScheduledDeliveries()")
     @discardableResult
-    public func postAndWait<Event: Sendable>(_ event: Event, isolation: isolated (any Actor)? = #isolation) async -> Int {
+    public func postAndWait<Event: Sendable>(_ event: Event, isolation: isolated (any Actor)? = #isolation) async -> Int
+    {
         fatalError("unavailable")
     }
 
     /// The 0.1.0 spelling of `addHandler(for:receivingSticky:handler:)`.
     @available(
         *, unavailable, renamed: "addHandler(for:receivingSticky:handler:)",
-        message: "a handler that is not @Sendable names the actor it runs on: addHandler(for:calledOn:receivingSticky:handler:)"
+        message: "a handler that is not @Sendable names its actor: addHandler(for:calledOn:receivingSticky:handler:)"
     )
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
@@ -71,7 +72,7 @@ extension Broadcaster {
     @available(
         *, unavailable, renamed: "addHandler(for:owner:receivingSticky:handler:)",
         message:
-            "a handler that is not @Sendable names the actor it runs on: addHandler(for:owner:calledOn:receivingSticky:handler:)"
+            "a handler that is not @Sendable names its actor: addHandler(for:owner:calledOn:receivingSticky:handler:)"
     )
     public func addHandler<Owner: AnyObject, Event: Sendable>(
         for eventType: Event.Type,
@@ -126,7 +127,7 @@ extension ListenerRegistration {
     /// The 0.1.0 spelling of `init(_:for:lifespan:on:receivingSticky:)`.
     @available(
         *, unavailable, renamed: "init(_:for:lifespan:on:receivingSticky:)",
-        message: "a listener that is not Sendable names the actor that calls it: init(_:for:calledOn:lifespan:on:receivingSticky:)"
+        message: "a listener that is not Sendable names its actor: init(_:for:calledOn:lifespan:on:receivingSticky:)"
     )
     public convenience init<P>(
         _ listener: AnyObject,
@@ -143,7 +144,7 @@ extension ListenerRegistrations {
     /// The 0.1.0 spelling of `add(_:for:lifespan:receivingSticky:isolation:)`.
     @available(
         *, unavailable, renamed: "add(_:for:lifespan:receivingSticky:isolation:)",
-        message: "a listener that is not Sendable names the actor that calls it: add(_:for:calledOn:lifespan:receivingSticky:)"
+        message: "a listener that is not Sendable names its actor: add(_:for:calledOn:lifespan:receivingSticky:)"
     )
     @discardableResult
     public func add<P>(

@@ -47,7 +47,9 @@ import Testing
         let screen = ScoreScreen()
         broadcaster.addListener(screen)
         var handled: [Int] = []
-        let token = broadcaster.addHandler(for: ScoreChanged.self, calledOn: MainActor.shared) { handled.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self, calledOn: MainActor.shared) {
+            handled.append($0.score)
+        }
 
         postScore(7, to: center)
 

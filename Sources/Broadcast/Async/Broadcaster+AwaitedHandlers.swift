@@ -64,8 +64,9 @@ extension Broadcaster {
         addAwaitedClosure(AwaitedClosureListener(handler), calledOn: isolation)
     }
 
-    /// What every `addAwaitedHandler` does. `actor` is where the handler
-    /// runs; nil for a `@Sendable` handler.
+    /// Registers `listener` for every `addAwaitedHandler`.
+    ///
+    /// `actor` is where the handler runs; nil for a `@Sendable` handler.
     func addAwaitedClosure<Event>(_ listener: AwaitedClosureListener<Event>, calledOn actor: isolated (any Actor)?)
         -> BroadcastToken
     {

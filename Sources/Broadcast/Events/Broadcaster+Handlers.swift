@@ -178,8 +178,10 @@ extension Broadcaster {
         return addClosure(listener, calledOn: isolation, receivingSticky: receivingSticky)
     }
 
-    /// What every `addHandler` does. `actor` is where the handler runs; nil
-    /// for a `@Sendable` handler, which runs where the post runs.
+    /// Registers `listener` for every `addHandler`.
+    ///
+    /// `actor` is where the handler runs; nil for a `@Sendable` handler,
+    /// which runs where the post runs.
     func addClosure<Event>(
         _ listener: ClosureListener<Event>, calledOn actor: isolated (any Actor)?, receivingSticky: Bool
     ) -> BroadcastToken {

@@ -163,7 +163,8 @@ struct DeliveryExplanationTests {
         let explanation = await Task.detached { broadcaster.deliveryExplanation(for: asked, to: Ping.self) }.value
         #expect(explanation == .scheduled(on: MainActor.shared))
         #expect(
-            explanation.description == "scheduled on MainActor: it is bound to that actor (calledOn:), so every call runs there")
+            explanation.description
+                == "scheduled on MainActor: it is bound to that actor (calledOn:), so every call runs there")
     }
 
     @Test func aMainActorListenerThatDoesNotConformIsSettledByItsFirstScheduledCall() async {

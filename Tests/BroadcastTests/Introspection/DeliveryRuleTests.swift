@@ -18,7 +18,8 @@ struct DeliveryRuleTests {
             return (explanation, record.calls(of: 1).map(\.duringBroadcastOnThisThread))
         }
         #expect(explanation == .calledHere)
-        #expect(explanation.description.hasSuffix("it registered with no actor, so it is called where the broadcast runs"))
+        #expect(
+            explanation.description.hasSuffix("it registered with no actor, so it is called where the broadcast runs"))
         #expect(calledHere == [true])
     }
 
@@ -84,7 +85,8 @@ struct DeliveryRuleTests {
         }
         await broadcaster.waitForScheduledDeliveries()
         #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
-        #expect(explanation.description.hasSuffix("its conformance can be used only on that actor, where it registered"))
+        #expect(
+            explanation.description.hasSuffix("its conformance can be used only on that actor, where it registered"))
         #expect(calledHere == [])
         #expect(record.calls(of: 1).map(\.onMainQueue) == [true])
     }

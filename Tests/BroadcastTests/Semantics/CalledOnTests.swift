@@ -2,10 +2,11 @@ import Broadcast
 import Dispatch
 import Testing
 
-/// `calledOn:`: the one spelling that keeps a listener or handler on an actor
-/// of the caller's choosing, the main actor or an instance, `Sendable` or
-/// not. A `Sendable` listener registered without it is called where the
-/// broadcast runs; with it, only on its actor.
+/// `calledOn:` keeps a listener or handler on the actor it names.
+///
+/// The main actor or an instance, `Sendable` listener or not: registered
+/// without it, a `Sendable` listener is called where the broadcast runs;
+/// with it, only on its actor.
 @Suite("calledOn: a listener stays on the actor it names", .timeLimit(.minutes(1)))
 struct CalledOnTests {
     @Test func aSendableListenerCalledOnAWorkerIsScheduledThereFromAnotherThread() async {
