@@ -111,7 +111,7 @@ public final class HostScenario: Sendable {
         broadcaster.addListener(meter)
         let (pinned, mainActorMeter, worker, workerMeter) = (pinnedBroadcaster, mainActorMeter, worker, workerMeter)
         MainActor.assumeIsolated { _ = pinned.addListener(mainActorMeter, calledOn: MainActor.shared) }
-        HostProbe.waitForTask { await pinned.addListener(workerMeter, calledOn: worker) }
+        pinned.addListener(workerMeter, calledOn: worker)  // a Sendable listener is handed over from any code
         for badge in badges { broadcaster.addListener(badge) }
         for counter in counters { broadcaster.addListener(counter) }
         Self.registerWithoutActor(baselineFeed, on: baselineBroadcaster)
