@@ -8,6 +8,8 @@ extension Broadcaster {
     ///   - listenerType: The protocol to broadcast to.
     ///   - sticky: Whether to keep the broadcast as the latest for `P`.
     ///   - event: For a sticky post, the posted value.
+    ///   - announceChange: For a sticky post, tells the event type's
+    ///     observers once the state is cleared.
     ///   - onMainActor: Whether every call must run on the main actor.
     ///   - isolation: Where the broadcast runs.
     ///   - call: Makes the typed call here; it need not escape, so a
@@ -20,6 +22,7 @@ extension Broadcaster {
         to listenerType: P.Type,
         sticky: Bool,
         event: (any Sendable)? = nil,
+        announcingChange announceChange: (@Sendable (Broadcaster) -> Void)? = nil,
         onMainActor: Bool,
         from isolation: (any Actor)?,
         calling call: (P) -> Void,
@@ -33,7 +36,8 @@ extension Broadcaster {
                 makingEscaping: makeEscaping)
         }
         let deliver = makeEscaping()
-        let record = StickyBroadcast(for: P.self, onMainActor: onMainActor, event: event, deliver)
+        let record = StickyBroadcast(
+            for: P.self, onMainActor: onMainActor, event: event, announcingChange: announceChange, deliver)
         let (members, generation) = stickyMembers(of: P.self, in: &context, recording: record)
         return dispatch(
             to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context,
@@ -183,8 +187,12 @@ enum Delivery {
             let route = Routing.route(
                 consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
             ) { listener in
-                if let sticky, !entry.claims(sticky) { return }
-                call(listener)
+                if let sticky {
+                    guard entry.claims(sticky) else { return }
+                    StickyCall.making(sticky, to: entry) { call(listener) }
+                } else {
+                    call(listener)
+                }
                 count += 1
             }
             switch route {

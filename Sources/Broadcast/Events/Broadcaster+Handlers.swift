@@ -18,15 +18,21 @@ extension Broadcaster {
     ///   - eventType: The event values to receive.
     ///   - receivingSticky: Whether to call `handler` at once with the
     ///     sticky `Event`, if one is kept.
+    ///   - consumingSticky: Whether each sticky `Event` the handler is called
+    ///     with is taken when the call runs (see
+    ///     ``addHandler(for:calledOn:receivingSticky:consumingSticky:handler:)``).
     ///   - handler: Called with each event, from any thread.
     /// - Returns: A token that keeps the handler registered.
     @available(swift, introduced: 6)
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
         receivingSticky: Bool = false,
+        consumingSticky: Bool = false,
         handler: @escaping @Sendable (Event) -> Void
     ) -> BroadcastToken {
-        addClosure(ClosureListener(handler), calledOn: nil, receivingSticky: receivingSticky)
+        addClosure(
+            ClosureListener(handler, consumingStickyFrom: consumingSticky ? self : nil), calledOn: nil,
+            receivingSticky: receivingSticky)
     }
 
     /// Calls `handler` on `actor` with every `Event` posted, until the
@@ -48,15 +54,23 @@ extension Broadcaster {
     ///   - actor: The actor every call runs on.
     ///   - receivingSticky: Whether to call `handler` with the sticky
     ///     `Event`, if one is kept.
+    ///   - consumingSticky: Whether each sticky `Event` the handler is called
+    ///     with is taken when the call runs: the call runs only if that state
+    ///     is still kept and no other consumer took it first, and clears it
+    ///     in the same step. A screen that goes away before its scheduled
+    ///     call runs takes nothing. Calls of non-sticky posts run as usual.
     ///   - handler: Called with each event, on `actor`.
     /// - Returns: A token that keeps the handler registered.
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
         calledOn actor: isolated any Actor,
         receivingSticky: Bool = false,
+        consumingSticky: Bool = false,
         handler: @escaping (Event) -> Void
     ) -> BroadcastToken {
-        addClosure(ClosureListener(handler), calledOn: actor, receivingSticky: receivingSticky)
+        addClosure(
+            ClosureListener(handler, consumingStickyFrom: consumingSticky ? self : nil), calledOn: actor,
+            receivingSticky: receivingSticky)
     }
 
     /// Calls `handler` with every `Event` posted until the returned token is
@@ -99,6 +113,8 @@ extension Broadcaster {
     ///   - owner: Passed to `handler`; held weakly.
     ///   - receivingSticky: Whether to call `handler` at once with the
     ///     sticky `Event`, if one is kept.
+    ///   - consumingSticky: Whether each sticky `Event` the handler is called
+    ///     with is taken when the call runs.
     ///   - handler: Called with `owner` and each event, from any thread.
     /// - Returns: A token that keeps the handler registered.
     @available(swift, introduced: 6)
@@ -106,12 +122,14 @@ extension Broadcaster {
         for eventType: Event.Type,
         owner: Owner,
         receivingSticky: Bool = false,
+        consumingSticky: Bool = false,
         handler: @escaping @Sendable (Owner, Event) -> Void
     ) -> BroadcastToken {
-        let listener = ClosureListener<Event> { @Sendable [weak owner] event in
-            guard let owner else { return }
-            handler(owner, event)
-        }
+        let listener = ClosureListener<Event>(
+            { @Sendable [weak owner] event in
+                guard let owner else { return }
+                handler(owner, event)
+            }, consumingStickyFrom: consumingSticky ? self : nil)
         return addClosure(listener, calledOn: nil, receivingSticky: receivingSticky)
     }
 
@@ -135,6 +153,8 @@ extension Broadcaster {
     ///   - actor: The actor every call runs on.
     ///   - receivingSticky: Whether to call `handler` with the sticky
     ///     `Event`, if one is kept.
+    ///   - consumingSticky: Whether each sticky `Event` the handler is called
+    ///     with is taken when the call runs.
     ///   - handler: Called with `owner` and each event, on `actor`.
     /// - Returns: A token that keeps the handler registered.
     public func addHandler<Owner: AnyObject, Event: Sendable>(
@@ -142,12 +162,14 @@ extension Broadcaster {
         owner: Owner,
         calledOn actor: isolated any Actor,
         receivingSticky: Bool = false,
+        consumingSticky: Bool = false,
         handler: @escaping (Owner, Event) -> Void
     ) -> BroadcastToken {
-        let listener = ClosureListener<Event> { [weak owner] event in
-            guard let owner else { return }
-            handler(owner, event)
-        }
+        let listener = ClosureListener<Event>(
+            { [weak owner] event in
+                guard let owner else { return }
+                handler(owner, event)
+            }, consumingStickyFrom: consumingSticky ? self : nil)
         return addClosure(listener, calledOn: actor, receivingSticky: receivingSticky)
     }
 

@@ -23,19 +23,24 @@ extension Broadcaster {
     ) -> Int {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
         // A sticky post also keeps the value, for `stickyEvent(for:)`.
-        return send(
-            to: (any EventListener<Event>).self, sticky: sticky, event: event, onMainActor: false, from: isolation,
-            calling: deliver
+        let count = send(
+            to: (any EventListener<Event>).self, sticky: sticky, event: event,
+            announcingChange: { $0.announceStickyEventChange(of: Event.self) }, onMainActor: false,
+            from: isolation, calling: deliver
         ) { deliver }
+        if sticky { announceStickyEventChange(of: Event.self) }
+        return count
     }
 
     /// Keeps `event` as the sticky `Event` without delivering it now, so that
     /// handlers, listeners and streams registering later can ask for it.
     public func setStickyEvent<Event: Sendable>(_ event: Event) {
         keep(
-            StickyBroadcast(for: (any EventListener<Event>).self, onMainActor: false, event: event) {
-                $0.receive(event)
-            })
+            StickyBroadcast(
+                for: (any EventListener<Event>).self, onMainActor: false, event: event,
+                announcingChange: { $0.announceStickyEventChange(of: Event.self) }
+            ) { $0.receive(event) })
+        announceStickyEventChange(of: Event.self)
     }
 
     /// The sticky `Event`, if one is kept, read without registering anything.
@@ -62,6 +67,6 @@ extension Broadcaster {
 
     /// Forgets the sticky `Event`, if any.
     public func clearStickyEvent<Event: Sendable>(for eventType: Event.Type) {
-        clearStickyBroadcast(for: (any EventListener<Event>).self)
+        _ = clearSticky(of: Event.self, ifStill: nil)
     }
 }

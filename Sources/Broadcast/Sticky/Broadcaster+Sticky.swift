@@ -25,8 +25,10 @@ extension Broadcaster {
     /// register afterwards receive nothing for it until the next sticky
     /// broadcast.
     public func clearStickyBroadcast<P>(for listenerType: P.Type) {
-        storage.withLock { storage, releases in storage.clearSticky(for: ObjectIdentifier(P.self), releasing: &releases)
+        let cleared = storage.withLock { storage, releases in
+            storage.clearSticky(for: ObjectIdentifier(P.self), releasing: &releases)
         }
+        cleared?.announceChange?(self)
     }
 
     /// Whether a sticky broadcast to `listenerType` is kept.
@@ -42,7 +44,8 @@ extension Broadcaster {
     /// ``shared``); ``clearStickyBroadcast(for:)`` and
     /// ``clearStickyEvent(for:)`` forget one.
     public func clearAllStickyBroadcasts() {
-        storage.withLock { storage, releases in storage.clearAllSticky(releasing: &releases) }
+        let cleared = storage.withLock { storage, releases in storage.clearAllSticky(releasing: &releases) }
+        for sticky in cleared { sticky.announceChange?(self) }
     }
 
     /// Keeps `sticky` as the latest for its protocol without delivering it.

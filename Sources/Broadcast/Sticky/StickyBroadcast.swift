@@ -12,6 +12,9 @@ struct StickyBroadcast: Sendable {
     /// The posted value, for a sticky event (``Broadcaster/stickyEvent(for:)``
     /// reads it without registering); nil for a protocol broadcast.
     let event: (any Sendable)?
+    /// For a sticky event: tells the event type's observers that its sticky
+    /// state changed (``StickyEventObserver``), once this one is cleared.
+    let announceChange: (@Sendable (Broadcaster) -> Void)?
     /// Its place among the sticky broadcasts, given when it is recorded,
     /// under the lock.
     private(set) var generation: StickyGeneration
@@ -26,10 +29,13 @@ struct StickyBroadcast: Sendable {
     // it, so the stored value holds no reference back to its owner; only a
     // closure made where `P` is known can route and call as `P`.
     init<P>(
-        for _: P.Type, onMainActor: Bool, event: (any Sendable)? = nil, _ deliver: @escaping @Sendable (P) -> Void
+        for _: P.Type, onMainActor: Bool, event: (any Sendable)? = nil,
+        announcingChange announceChange: (@Sendable (Broadcaster) -> Void)? = nil,
+        _ deliver: @escaping @Sendable (P) -> Void
     ) {
         protocolID = ObjectIdentifier(P.self)
         self.event = event
+        self.announceChange = announceChange
         generation = StickyGeneration(protocolID: ObjectIdentifier(P.self), number: 0)
         planReplay = { broadcaster, entry, generation, context, callsHere in
             guard let object = entry.liveObject else { return }
@@ -37,7 +43,10 @@ struct StickyBroadcast: Sendable {
             let route = Routing.route(
                 object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
             ) { listener in
-                callsHere.append { if entry.claims(generation) { deliver(listener) } }
+                callsHere.append {
+                    guard entry.claims(generation) else { return }
+                    StickyCall.making(generation, to: entry) { deliver(listener) }
+                }
             }
             switch route {
             case .called:

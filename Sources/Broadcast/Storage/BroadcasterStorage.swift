@@ -91,11 +91,14 @@ struct BroadcasterStorage {
         sticky.set(broadcast, releasing: &releases)
     }
 
-    mutating func clearSticky(for protocolID: ObjectIdentifier, releasing releases: inout Releases) {
-        sticky.clear(for: protocolID, releasing: &releases)
+    @discardableResult
+    mutating func clearSticky(
+        for protocolID: ObjectIdentifier, ifStill expected: UInt64? = nil, releasing releases: inout Releases
+    ) -> StickyBroadcast? {
+        sticky.clear(for: protocolID, ifStill: expected, releasing: &releases)
     }
 
-    mutating func clearAllSticky(releasing releases: inout Releases) {
+    mutating func clearAllSticky(releasing releases: inout Releases) -> [StickyBroadcast] {
         sticky.clearAll(releasing: &releases)
     }
 

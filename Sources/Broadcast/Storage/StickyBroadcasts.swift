@@ -1,12 +1,16 @@
 /// The latest sticky broadcast per protocol, oldest first, so replays follow
-/// broadcast order.
+/// broadcast order, and the generation of each protocol's latest change.
 ///
 /// Part of ``BroadcasterStorage``: used only under the broadcaster's lock.
 /// What it replaces or forgets goes into the critical section's
 /// ``Releases``: a sticky broadcast holds its payload.
 struct StickyBroadcasts {
     private(set) var all: [StickyBroadcast] = []
+    /// The generation of the latest change (recorded or cleared).
     private var recorded: UInt64 = 0
+    /// The generation of each protocol's latest change, so that a reader
+    /// can tell whether a state it saw was replaced or cleared since.
+    private var changes: [ObjectIdentifier: UInt64] = [:]
 
     /// Keeps `sticky` as the latest for its protocol, replacing the previous
     /// one; it moves to the end.
@@ -18,20 +22,49 @@ struct StickyBroadcasts {
             releases.keep(all.remove(at: index))
         }
         var sticky = sticky
-        recorded += 1
-        sticky.number(recorded)
+        sticky.number(nextGeneration(for: sticky.protocolID))
         all.append(sticky)
         return sticky.generation
     }
 
-    mutating func clear(for protocolID: ObjectIdentifier, releasing releases: inout Releases) {
-        guard let index = all.firstIndex(where: { $0.protocolID == protocolID }) else { return }
-        releases.keep(all.remove(at: index))
+    /// Forgets the sticky broadcast to `protocolID`, if there is one and, when
+    /// `expected` is given, if it is still that generation.
+    ///
+    /// - Returns: What was forgotten (also kept in `releases`); nil if
+    ///   nothing was.
+    @discardableResult
+    mutating func clear(
+        for protocolID: ObjectIdentifier, ifStill expected: UInt64? = nil, releasing releases: inout Releases
+    ) -> StickyBroadcast? {
+        guard let index = all.firstIndex(where: { $0.protocolID == protocolID }),
+            expected == nil || all[index].generation.number == expected
+        else { return nil }
+        _ = nextGeneration(for: protocolID)
+        let cleared = all.remove(at: index)
+        releases.keep(cleared)
+        return cleared
     }
 
-    mutating func clearAll(releasing releases: inout Releases) {
-        releases.keep(all)
+    /// Forgets every sticky broadcast; returns them (also kept in `releases`).
+    mutating func clearAll(releasing releases: inout Releases) -> [StickyBroadcast] {
+        let cleared = all
+        for sticky in cleared { _ = nextGeneration(for: sticky.protocolID) }
+        releases.keep(cleared)
         all = []
+        return cleared
+    }
+
+    /// The generation of `protocolID`'s latest change; 0 if it never had one.
+    func latestChange(for protocolID: ObjectIdentifier) -> UInt64 {
+        changes[protocolID] ?? 0
+    }
+
+    /// A new generation, newer than every one given before, as the latest
+    /// change of `protocolID`.
+    private mutating func nextGeneration(for protocolID: ObjectIdentifier) -> UInt64 {
+        recorded += 1
+        changes[protocolID] = recorded
+        return recorded
     }
 
     func latest(for protocolID: ObjectIdentifier) -> StickyBroadcast? {

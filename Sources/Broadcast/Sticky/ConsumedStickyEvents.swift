@@ -1,0 +1,103 @@
+/// A sticky event as it was kept at one moment: its value, and which state it
+/// is.
+///
+/// Read with ``Broadcaster/stickyEventState(for:)``; hand it to
+/// ``Broadcaster/clearStickyEvent(ifStill:)`` to clear the sticky event only if
+/// it is still this state. States are told apart by when they were set, not
+/// by their values: a newer post of an equal value is another state.
+public struct StickyEventState<Event: Sendable>: Sendable {
+    /// The event value kept.
+    public let value: Event
+    /// Which change of the sticky state this is.
+    let generation: UInt64
+}
+
+extension Broadcaster {
+    /// The sticky `Event` and which state it is, if one is kept; see
+    /// ``StickyEventState``.
+    ///
+    /// - Parameter eventType: The event values to read.
+    /// - Returns: The state, or nil if no `Event` is kept.
+    public func stickyEventState<Event: Sendable>(for eventType: Event.Type) -> StickyEventState<Event>? {
+        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
+        let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
+        guard let sticky, let value = sticky.event as? Event else { return nil }
+        return StickyEventState(value: value, generation: sticky.generation.number)
+    }
+
+    /// Takes the sticky `Event`: reads and clears it in one step, so that two
+    /// callers never both get it.
+    ///
+    /// For state consumed once: a deep link to open, a banner to show once.
+    ///
+    /// ```swift
+    /// if let link = broadcaster.takeStickyEvent(for: DeepLink.self) {
+    ///     open(link)
+    /// }
+    /// ```
+    ///
+    /// - Parameter eventType: The event values to take.
+    /// - Returns: The sticky `Event`, now cleared; nil if none was kept.
+    @discardableResult
+    public func takeStickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
+        let taken = clearSticky(of: Event.self, ifStill: nil)
+        return taken?.event as? Event
+    }
+
+    /// Clears the sticky `Event` if it is still `state`: not replaced by a
+    /// newer post (even of an equal value), not cleared or taken meanwhile.
+    ///
+    /// ```swift
+    /// guard let banner = broadcaster.stickyEventState(for: Banner.self) else { return }
+    /// show(banner.value)
+    /// broadcaster.clearStickyEvent(ifStill: banner)  // a newer banner stays
+    /// ```
+    ///
+    /// - Parameter state: The state read with ``stickyEventState(for:)``.
+    /// - Returns: Whether it was cleared.
+    @discardableResult
+    public func clearStickyEvent<Event: Sendable>(ifStill state: StickyEventState<Event>) -> Bool {
+        clearSticky(of: Event.self, ifStill: state.generation) != nil
+    }
+
+    /// Clears the sticky `Event` (if it is still generation `expected`, when
+    /// given) and tells its observers; returns what was cleared.
+    func clearSticky<Event: Sendable>(of _: Event.Type, ifStill expected: UInt64?) -> StickyBroadcast? {
+        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
+        let cleared = storage.withLock { storage, releases in
+            storage.clearSticky(for: protocolID, ifStill: expected, releasing: &releases)
+        }
+        cleared?.announceChange?(self)
+        return cleared
+    }
+}
+
+/// The sticky call being made, while it runs: what a handler registered with
+/// `consumingSticky: true` takes before it runs.
+///
+/// A task-local value, also bound in synchronous code outside any task, so
+/// that the call carries it to the handler without a parameter on every
+/// delivery path; it is bound only around sticky calls.
+enum StickyCall {
+    struct Current: Sendable {
+        let generation: StickyGeneration
+        /// The listener the call is made to: a call it makes in turn is not
+        /// this one.
+        let listenerID: ObjectIdentifier
+    }
+
+    @TaskLocal static var current: Current?
+
+    /// Makes `call`, the sticky call of `generation` to `entry`'s listener.
+    static func making(_ generation: StickyGeneration, to entry: ListenerEntry, _ call: () -> Void) {
+        $current.withValue(Current(generation: generation, listenerID: entry.id), operation: call)
+    }
+
+    /// The generation of the sticky call being made to `listener`, if it is
+    /// one; the call runs `body` with none, so that the calls `body` makes in
+    /// turn are not taken for it.
+    static func generation(forCallTo listener: AnyObject, _ body: (StickyGeneration?) -> Void) {
+        let current = current.flatMap { $0.listenerID == ObjectIdentifier(listener) ? $0.generation : nil }
+        $current.withValue(nil) { body(current) }
+    }
+}
