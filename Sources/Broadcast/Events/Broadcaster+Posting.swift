@@ -22,11 +22,11 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
+        let announce: @Sendable (Broadcaster) -> Void = { $0.announceStickyEventChange(of: Event.self) }
         // A sticky post also keeps the value, for `stickyEvent(for:)`.
         let count = send(
-            to: (any EventListener<Event>).self, sticky: sticky, event: event,
-            announcingChange: { $0.announceStickyEventChange(of: Event.self) }, onMainActor: false,
-            from: isolation, calling: deliver
+            to: (any EventListener<Event>).self, sticky: sticky, event: event, announcingChange: announce,
+            onMainActor: false, from: isolation, calling: deliver
         ) { deliver }
         if sticky { announceStickyEventChange(of: Event.self) }
         return count
