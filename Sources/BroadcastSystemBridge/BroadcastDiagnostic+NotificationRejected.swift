@@ -1,6 +1,8 @@
 import Broadcast
 
 extension BroadcastDiagnostic.Kind {
+    /// A notification was rejected and not passed on.
+    ///
     /// A ``NotificationForwarder`` received a notification its parse closure
     /// rejected, by returning `nil` or by throwing; it was not forwarded. Or
     /// a ``SystemNotificationBridge`` received a scene notification whose

@@ -8,10 +8,11 @@
 struct LatestSceneEvents: Sendable {
     private(set) var entries: [(scene: SceneIdentity, event: SceneEvent)] = []
 
-    /// Records `event` for `scene`. Did disconnect removes the scene; any
-    /// other event replaces its latest one, or adds it, last, if it was not
-    /// connected (a bridge created after the scene connected learns of it
-    /// from its next event).
+    /// Records `event` for `scene`.
+    ///
+    /// Did disconnect removes the scene; any other event replaces its latest
+    /// one, or adds it, last, if it was not connected (a bridge created after
+    /// the scene connected learns of it from its next event).
     mutating func record(_ event: SceneEvent, for scene: SceneIdentity) {
         let index = entries.firstIndex { $0.scene == scene }
         switch (event, index) {

@@ -67,7 +67,9 @@ enum PlatformNames {
 
     #if canImport(UIKit) && !os(watchOS)
         /// The persistent identifier of the session of the `UIScene` in
-        /// `object`. `UIScene` is main-actor isolated, and UIKit posts its
+        /// `object`, if any.
+        ///
+        /// `UIScene` is main-actor isolated, and UIKit posts its
         /// notifications on the main thread; elsewhere there is nothing to read.
         static func scenePersistentIdentifier(of object: Any?) -> String? {
             guard let scene = object as? UIScene, Thread.isMainThread else { return nil }
