@@ -199,9 +199,11 @@ public struct SystemNotificationSimulator: Sendable {
     }
 
     /// Posts a move of `scene` to the background: will deactivate, did enter
-    /// background. (Only scene notifications: when the last foreground scene
-    /// leaves, UIKit also posts the application's; post them with
-    /// ``enterBackground()``.)
+    /// background.
+    ///
+    /// Scene notifications only: the application's, which UIKit also posts
+    /// in an app with scenes when the app as a whole moves, come from
+    /// ``enterBackground()``.
     public func enterBackground(_ scene: SceneIdentity) {
         for event in [SceneEvent.willDeactivate, .didEnterBackground] { post(event, for: scene) }
     }
