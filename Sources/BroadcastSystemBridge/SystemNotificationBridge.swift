@@ -16,8 +16,8 @@ import Synchronization
 ///   events, for example in the app delegate. A delivery already scheduled
 ///   when it stops still runs.
 /// - **Threads.** Keyboard, application and scene events are delivered on
-///   the main actor whatever thread posted the notification: at once when posted on
-///   the main actor, otherwise scheduled there in posting order. A
+///   the main actor whatever thread posted the notification: at once when
+///   posted on the main actor, otherwise scheduled there in posting order. A
 ///   non-isolated listener (a `Downloader`) is therefore called on the main
 ///   actor too.
 /// - **State.** The bridge remembers the latest ``applicationState`` and

@@ -7,9 +7,9 @@ import Foundation
 /// Names are those a ``SystemNotificationBridge`` observes on the platform;
 /// keyboard `userInfo` has UIKit's shape (frames as `NSValue`, numbers as
 /// `NSNumber`); a scene notification's object is the scene's
-/// ``SceneIdentity``, where UIKit puts the `UIScene`. Posting is synchronous; the bridge then delivers on the main
-/// actor, so await `broadcaster.waitForScheduledDeliveries()` before checking
-/// listeners.
+/// ``SceneIdentity``, where UIKit puts the `UIScene`. Posting is synchronous;
+/// the bridge then delivers on the main actor, so await
+/// `broadcaster.waitForScheduledDeliveries()` before checking listeners.
 ///
 /// ```swift
 /// let center = NotificationCenter()
