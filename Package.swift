@@ -20,24 +20,6 @@ let package = Package(
         .executableTarget(name: "QuickStart", dependencies: ["Broadcast"]),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast"]),
         .testTarget(name: "BroadcastSystemBridgeTests", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
-        // The 0.1.0 spellings, each deprecated, compiled and checked to behave
-        // as before. Their deprecation warnings must stay warnings, also
-        // under `-Xswiftc -warnings-as-errors` (CI's strict build), and stay
-        // reported (`scripts/check-deprecations`). `treatWarning` alone is
-        // not enough: SwiftPM passes it before the command line's flags, and
-        // the compiler applies these flags in order, so the later
-        // `-warnings-as-errors` wins. The driver passes `-Xfrontend` flags
-        // after all others, so this one comes last and wins. (Unsafe flags
-        // only bar a package from being a dependency when a product uses the
-        // target; no product contains this test target.)
-        .testTarget(
-            name: "BroadcastCompatibilityTests",
-            dependencies: ["Broadcast", "BroadcastSystemBridge"],
-            swiftSettings: [
-                .treatWarning("DeprecatedDeclaration", as: .warning),
-                .unsafeFlags(["-Xfrontend", "-Wwarning", "-Xfrontend", "DeprecatedDeclaration"]),
-            ]
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,16 +1,26 @@
 extension Broadcaster {
-    /// Registers a `Sendable` listener for every broadcast to a protocol it
-    /// conforms to; it may register from any code.
+    /// Registers a `Sendable` listener, called where each broadcast runs,
+    /// for every broadcast to a protocol it conforms to; it may register
+    /// from any code.
     ///
     /// The broadcaster holds the listener weakly: there is nothing to undo in
     /// `deinit`. Adding an object that is already registered changes nothing
     /// (it keeps its position in the delivery order).
     ///
     /// A `Sendable` listener (a `@MainActor` class, an `actor`, a `final
-    /// class` whose state is in a `Mutex`) is called wherever the broadcast
-    /// runs, when its conformance can be used there; a conformance isolated
-    /// to an actor (`extension Screen: @MainActor PostCreationListener`)
-    /// makes the call go to the actor the listener registered from.
+    /// class` whose state is behind a lock) is called where the broadcast
+    /// runs whenever its conformance can be used there. A conformance
+    /// isolated to an actor (`extension Screen: @MainActor
+    /// PostCreationListener`) can be used only on that actor, so its calls go
+    /// to the actor the listener registered from. To keep a listener on an
+    /// actor whatever its conformance, name the actor:
+    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)``.
+    ///
+    /// A listener that is not `Sendable` does not compile here ("type 'Log'
+    /// does not conform to the 'Sendable' protocol"): every broadcasting
+    /// thread could call it at once. Make it `Sendable` (`@MainActor`, an
+    /// `actor`, or state behind a lock), or name the actor that calls it
+    /// with `calledOn:`.
     ///
     /// In a debug build, registering an object that nothing else keeps alive
     /// (`broadcaster.addListener(Downloader())`) is reported with its type
@@ -38,8 +48,8 @@ extension Broadcaster {
     ///   refused (a one-time message names its type).
     @available(swift, introduced: 6)
     @discardableResult
-    public func addListener<Listener: AnyObject & Sendable>(
-        _ listener: consuming Listener,
+    public func addListener(
+        _ listener: consuming any AnyObject & Sendable,
         receivingSticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID,
@@ -50,19 +60,16 @@ extension Broadcaster {
             fileID: fileID, line: line)
     }
 
-    /// Registers a listener that is not `Sendable`, from the code of the
-    /// actor it belongs to, for every broadcast to a protocol it conforms to.
+    /// Registers `listener` so that it is only ever called on `actor`, for
+    /// every broadcast to a protocol it conforms to.
     ///
-    /// The listener is only ever called on the caller's actor: the main
-    /// actor, from a `@MainActor` method or initializer or from top-level
-    /// code; the actor itself, from an actor's method.
-    ///
-    /// Registering a listener that is not `Sendable` from code isolated to
-    /// no actor does not compile in the Swift 6 language mode ("'nil' is not
-    /// compatible with expected argument type 'any Actor'"): every
-    /// broadcasting thread would call it. Make it `@MainActor`, make it
-    /// `Sendable` (a `final class` whose state is in a `Mutex`), make it an
-    /// `actor`, or register it from its actor's code.
+    /// The form that names where a listener runs: any listener, `Sendable`
+    /// or not, and any actor, the main actor or an instance of your own
+    /// (`broadcaster.addListener(self.cache, calledOn: self)` in an actor's
+    /// method). A broadcast made on `actor` calls it at once; one made
+    /// anywhere else schedules the call there, behind the calls scheduled
+    /// before it (``waitForScheduledDeliveries()`` waits for them). The
+    /// registering code runs on `actor`: from elsewhere, `await` the call.
     ///
     /// Everything else is as in the `Sendable` form: held weakly, added once,
     /// reported in a debug build if nothing else keeps it alive.
@@ -70,30 +77,26 @@ extension Broadcaster {
     /// - Parameters:
     ///   - listener: The object to call. A value type boxed as `AnyObject`
     ///     is refused, as it would be released at once.
-    ///   - receivingSticky: Whether to call `listener` at once with the latest
+    ///   - actor: The actor every call runs on.
+    ///   - receivingSticky: Whether to call `listener` with the latest
     ///     sticky broadcast of each protocol it conforms to. Ignored if it
     ///     was already registered.
-    ///   - isolation: The actor the listener is called on; defaults to the
-    ///     caller's, which must be an actor.
     ///   - fileID: Where the call is, for the debug-build report; leave the
     ///     default.
     ///   - line: Where the call is, for the debug-build report; leave the
     ///     default.
     /// - Returns: `true` if `listener` was registered; `false` if it was
     ///   refused (a one-time message names its type).
-    @available(swift, introduced: 6)
     @discardableResult
-    // Not Sendable, and registered from code isolated to no actor? Make the listener @MainActor,
-    // make it Sendable, make it an actor, or register it from its actor's code.
-    public func addListener<Listener: AnyObject>(
-        _ listener: consuming Listener,
+    public func addListener(
+        _ listener: consuming AnyObject,
+        calledOn actor: isolated any Actor,
         receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation,
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Bool {
         add(
-            consume listener, isSendable: false, receivingSticky: receivingSticky, isolation: isolation,
+            consume listener, isSendable: false, receivingSticky: receivingSticky, isolation: actor,
             fileID: fileID, line: line)
     }
 
@@ -101,8 +104,8 @@ extension Broadcaster {
     /// recording the caller's isolation, in the Swift 5 language mode.
     ///
     /// In the Swift 6 language mode, the compiler checks what may call a
-    /// listener: a `Sendable` listener registers from any code, any other
-    /// from its actor's code.
+    /// listener: this form is replaced by the `Sendable` one and by
+    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)``.
     ///
     /// - Parameters:
     ///   - listener: The object to call.
@@ -164,7 +167,7 @@ extension Broadcaster {
         return accepted
     }
 
-    /// Unregisters a listener added with ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``.
+    /// Unregisters a listener added with `addListener`.
     ///
     /// Removing an object that is not registered does nothing. Its
     /// ``ListenerRegistration``s, if any, are separate and keep listening

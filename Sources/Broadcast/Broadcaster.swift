@@ -21,10 +21,10 @@
 /// }
 /// ```
 ///
-/// A listener is either bound to an actor (registered from that actor's code,
-/// as this one is in its main-actor initializer) or `Sendable`, because a
-/// listener registered from code isolated to no actor is called on every
-/// thread that broadcasts.
+/// Where a listener runs is written where it registers: without `calledOn:`
+/// a listener is `Sendable` and is called where the broadcast runs (this one's
+/// conformance is isolated to the main actor, so its calls go there); with
+/// `calledOn: actor`, any listener is called only on that actor.
 ///
 /// Semantics (each pinned by a test; see <doc:DeliverySemantics>):
 /// - **Weak.** The broadcaster never keeps a listener alive; one that is
@@ -40,12 +40,12 @@
 /// - **Threads.** Every method may be called from any thread, also from a
 ///   listener, a handler or the `deinit` of anything the user owns. No lock is
 ///   held while a listener runs or while a user's object is released.
-/// - **Actors.** A listener that is not `Sendable`, registered from an actor's
-///   code (for example in a `@MainActor` initializer), is only ever called on
-///   that actor: at once when the broadcast is made there, otherwise through a
-///   scheduled delivery. A `Sendable` listener is called where the broadcast
-///   runs whenever its conformance holds there; a conformance isolated to an
-///   actor sends the call to that actor.
+/// - **Actors.** A listener registered with `calledOn: actor` is only ever
+///   called on that actor: at once when the broadcast is made there, otherwise
+///   through a scheduled delivery. A `Sendable` listener registered without it
+///   is called where the broadcast runs whenever its conformance holds there;
+///   a conformance isolated to an actor sends the call to the actor it
+///   registered from.
 /// - **State.** Once a sticky broadcast has reached a listener, an older one
 ///   to the same protocol never reaches it afterwards.
 public final class Broadcaster: Sendable {

@@ -74,11 +74,10 @@ public final class NotificationMirror: Sendable {
             center: ObjectIdentifier(notificationCenter), name: name, broadcaster: ObjectIdentifier(broadcaster))
         let mirrored = MirrorTally()
         self.mirrored = mirrored
-        // Registered as non-isolated code (`isolation: nil`), whatever the
-        // caller's isolation: the handler then runs inside every `post`, on
-        // the posting thread, which is where the crossing is recorded and
-        // where a notification's observers expect to run.
-        token = broadcaster.addHandler(for: Event.self, isolation: nil) { [weak object] event in
+        // A @Sendable handler runs inside every `post`, on the posting
+        // thread, which is where the crossing is recorded and where a
+        // notification's observers expect to run.
+        token = broadcaster.addHandler(for: Event.self) { [weak object] event in
             guard !crossing.isInProgress else { return }
             let info = userInfo(event)
             crossing.whileCrossing {

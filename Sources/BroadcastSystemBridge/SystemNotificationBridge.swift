@@ -26,7 +26,7 @@ import Synchronization
 ///   keeps the current state as the broadcaster's sticky broadcasts to
 ///   ``ApplicationStateListener`` and ``KeyboardListener``, so a listener
 ///   registered with
-///   ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
+///   ``/Broadcast/Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-(AnyObjectSendable,_,_,_,_)``
 ///   and `receivingSticky: true` receives it at once, as the event that leads
 ///   to it (`applicationDidBecomeActive()`, `keyboardDidShow(_:)`, …): on the
 ///   main actor, before the call returns when made there, otherwise

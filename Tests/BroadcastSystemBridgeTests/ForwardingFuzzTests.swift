@@ -107,7 +107,7 @@ enum MoveError: Error {
         let forwarder = NotificationForwarder(
             forwarding: Self.name, as: Move.self, from: center, to: broadcaster, parse: parseMove)
         let received = Log<Move>()
-        let token = broadcaster.addHandler(for: Move.self, isolation: nil) { received.append($0) }
+        let token = broadcaster.addHandler(for: Move.self) { received.append($0) }
 
         async let first = Task.detached { Self.post(4_000, poster: 0, seed: 0xF0_0D, to: center) }.value
         async let second = Task.detached { Self.post(4_000, poster: 1, seed: 0xBAD_1FF0, to: center) }.value

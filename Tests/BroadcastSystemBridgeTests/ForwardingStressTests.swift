@@ -60,7 +60,7 @@ import Testing
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let deliveries = Log<Delivery>()
-        let token = broadcaster.addHandler(for: Delivery.self, isolation: nil) { deliveries.append($0) }
+        let token = broadcaster.addHandler(for: Delivery.self) { deliveries.append($0) }
         let published = Published()
         let posts = Log<[Post]>()
 

@@ -44,7 +44,7 @@ final class CartMigration {
     private var token: BroadcastToken?
 
     init(broadcaster: Broadcaster) {
-        token = broadcaster.addHandler(for: CartChanged.self, owner: self) { badge, event in
+        token = broadcaster.addHandler(for: CartChanged.self, owner: self, calledOn: MainActor.shared) { badge, event in
             badge.count = event.itemCount
             badge.updates += 1
         }

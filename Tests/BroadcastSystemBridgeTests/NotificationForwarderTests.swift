@@ -13,7 +13,7 @@ import Testing
         let forwarder = NotificationForwarder(
             forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let seen = Log<(score: Int, thread: ObjectIdentifier)>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { event in  // non-isolated
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { event in  // non-isolated
             seen.append((event.score, ObjectIdentifier(Thread.current)))
         }
         let afterPost = Log<(count: Int, thread: ObjectIdentifier)>()
@@ -47,7 +47,9 @@ import Testing
         let screen = ScoreScreen()
         broadcaster.addListener(screen)
         var handled: [Int] = []
-        let token = broadcaster.addHandler(for: ScoreChanged.self) { handled.append($0.score) }  // main actor
+        let token = broadcaster.addHandler(for: ScoreChanged.self, calledOn: MainActor.shared) {
+            handled.append($0.score)
+        }
 
         postScore(7, to: center)
 
@@ -105,7 +107,7 @@ import Testing
             return parseScore(notification)
         }
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { seen.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
 
         postScore(1, to: center)
         center.post(name: .scoreDidChange, object: nil, userInfo: ["score": "two"])
@@ -144,7 +146,7 @@ import Testing
         let forwarder = NotificationForwarder(
             forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { seen.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
         postScore(1, to: center)
         #expect(forwarder.isForwarding)
 
@@ -177,7 +179,7 @@ import Testing
         canary = nil
         weak let weakForwarder = forwarder
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { seen.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
         postScore(1, to: center)
 
         #expect(weakCanary != nil)
@@ -201,7 +203,7 @@ import Testing
             forwarding: .scoreDidChange, object: sender, as: ScoreChanged.self, from: center, to: broadcaster,
             parse: parseScore)
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { seen.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { seen.append($0.score) }
 
         postScore(1, to: center, object: sender)
         postScore(2, to: center, object: Sender())
@@ -223,7 +225,7 @@ import Testing
         postScore(5, to: center)
 
         let seen = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, receivingSticky: true, isolation: nil) {
+        let token = broadcaster.addHandler(for: ScoreChanged.self, receivingSticky: true) {
             seen.append($0.score)
         }
 

@@ -125,7 +125,7 @@ func observeLegacy(
             mirroring: ScoreChanged.self, from: broadcaster, to: center, as: .scoreDidChange
         ) { ["score": $0.score] }
         let converted = Log<Int>()
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { converted.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { converted.append($0.score) }
         let observed = Log<ObservedNotification>()
         let observer = observeLegacy(on: center, into: observed)
 
@@ -147,7 +147,7 @@ func observeLegacy(
         let center = NotificationCenter()
         let broadcaster = Broadcaster()
         let converted = Log<Int>()  // registered before the mirror: hears score 1 first
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { converted.append($0.score) }
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { converted.append($0.score) }
         let forwarder = NotificationForwarder(
             forwarding: .scoreDidChange, as: ScoreChanged.self, from: center, to: broadcaster, parse: parseScore)
         let mirror = NotificationMirror(
@@ -190,8 +190,8 @@ func observeLegacy(
         let firstSeen = Log<Int>()
         let secondSeen = Log<Int>()
         let tokens = [
-            first.addHandler(for: ScoreChanged.self, isolation: nil) { firstSeen.append($0.score) },
-            second.addHandler(for: ScoreChanged.self, isolation: nil) { secondSeen.append($0.score) },
+            first.addHandler(for: ScoreChanged.self) { firstSeen.append($0.score) },
+            second.addHandler(for: ScoreChanged.self) { secondSeen.append($0.score) },
         ]
         let observed = Log<ObservedNotification>()
         let observer = observeLegacy(on: center, into: observed)
@@ -217,7 +217,7 @@ func observeLegacy(
         let mirror = NotificationMirror(
             mirroring: ScoreChanged.self, from: broadcaster, to: center, as: .scoreDidChange
         ) { ["score": $0.score] }
-        let token = broadcaster.addHandler(for: ScoreChanged.self, isolation: nil) { event in
+        let token = broadcaster.addHandler(for: ScoreChanged.self) { event in
             if event.score == 1 { broadcaster.post(ScoreChanged(score: 2)) }  // a follow-up, inside the crossing
         }
         let observed = Log<ObservedNotification>()

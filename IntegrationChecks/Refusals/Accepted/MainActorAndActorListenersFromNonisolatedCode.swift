@@ -19,7 +19,7 @@ actor Indexer: PostCreationListener {
     nonisolated func postCreated(_ title: String) {}
 }
 
-nonisolated func register(_ screen: Screen, _ indexer: Indexer, with broadcaster: Broadcaster) {
+nonisolated func register(_ screen: Screen, _ indexer: Indexer, with broadcaster: Broadcaster) /*CONTEXT*/ {
     broadcaster.addListener(screen)
     broadcaster.addListener(indexer)
 }

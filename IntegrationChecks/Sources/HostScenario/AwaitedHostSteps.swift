@@ -104,7 +104,7 @@ public final class AwaitedHostListeners: Sendable {
         Self.registerWithNoActor(first, on: broadcaster)
         screen = AwaitedHostScreen(log: log, broadcaster: broadcaster)
         Self.registerWithNoActor(second, on: broadcaster)
-        handler = broadcaster.addAwaitedHandler(for: AwaitedHostSignedOut.self) { _ in
+        handler = broadcaster.addAwaitedHandler(for: AwaitedHostSignedOut.self, calledOn: MainActor.shared) { _ in
             log.record(AwaitedHostPlace.isOnMainQueue ? "handler on main queue" : "handler OFF the main queue")
         }
     }

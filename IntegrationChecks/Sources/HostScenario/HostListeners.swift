@@ -1,5 +1,6 @@
 import Broadcast
 import BroadcastSystemBridge
+import Dispatch
 import Synchronization
 
 /// The event every host broadcasts: a numbered post.
@@ -146,4 +147,55 @@ final class Counter: BadgeListener, Sendable {
     let log = DeliveryLog()
     init() {}
     func badgeChanged(_ count: Int) { log.record(count) }
+}
+
+/// The same thread-safe meter, registered with the actor that calls it
+/// named (`calledOn:`): it must run only there, whatever thread broadcasts,
+/// although its conformance holds everywhere.
+final class PinnedMeter: MeterListener, Sendable {
+    let log = DeliveryLog()
+    let offWorker = Atomic<Int>(0)
+    /// Whether calls are expected on a ``HostWorker`` rather than on the main actor.
+    let expectsWorker: Bool
+
+    init(onWorker: Bool) { expectsWorker = onWorker }
+
+    func requestServed() {
+        log.record(nil)
+        if expectsWorker, !HostWorker.isRunningOnAWorker { offWorker.add(1, ordering: .relaxed) }
+    }
+}
+
+/// A worker actor with an executor of its own, a serial queue tagged so that
+/// a listener can tell whether it runs there.
+actor HostWorker {
+    private let executor = TaggedExecutor()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Whether the calling code runs on some worker's queue.
+    nonisolated static var isRunningOnAWorker: Bool {
+        DispatchQueue.getSpecific(key: TaggedExecutor.tag.key) != nil
+    }
+
+    /// The executor: jobs run on one serial queue, in order.
+    final class TaggedExecutor: SerialExecutor, Sendable {
+        /// The queue-specific key, in a box because not every Dispatch
+        /// overlay declares `DispatchSpecificKey` Sendable.
+        final class Tag: @unchecked Sendable {
+            // @unchecked Sendable: `key` is immutable and only passed to
+            // Dispatch's thread-safe `setSpecific` / `getSpecific`.
+            let key = DispatchSpecificKey<UInt8>()
+        }
+
+        static let tag = Tag()
+        private let queue = DispatchQueue(label: "HostWorker")
+
+        init() { queue.setSpecific(key: Self.tag.key, value: 1) }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        }
+    }
 }

@@ -52,6 +52,18 @@ public enum HostProbe {
         return value
     }
 
+    /// Runs `body` in a task and returns once it has finished, blocking the
+    /// calling thread meanwhile; for synchronous hosts, and only for work
+    /// that does not need the caller's actor.
+    public static func waitForTask(_ body: @escaping @Sendable () async -> Void) {
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await body()
+            finished.signal()
+        }
+        finished.wait()
+    }
+
     /// Carries a background thread's result back to the thread that waited.
     private final class ResultBox<Value: Sendable>: Sendable {
         let value = Mutex<Value?>(nil)

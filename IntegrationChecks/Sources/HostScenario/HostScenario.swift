@@ -47,6 +47,14 @@ public final class HostScenario: Sendable {
     let screen = Screen()
     let banner = SessionBanner()
     let meter = Meter()
+    let mainActorMeter = PinnedMeter(onWorker: false)
+    let workerMeter = PinnedMeter(onWorker: true)
+    let worker = HostWorker()
+    /// Where the meters registered with `calledOn:` listen, apart from the
+    /// scenario's population: a listener of an actor counts as a scheduled
+    /// call of every broadcast made elsewhere until its actor settles whether
+    /// it conforms, and the population's counts are checked exactly.
+    let pinnedBroadcaster = Broadcaster()
     let badges: [Badge]
     let counters: [Counter]
     let baselineFeed = Feed()
@@ -66,6 +74,7 @@ public final class HostScenario: Sendable {
         var bridgePosts = 0
         var stickyReplays = 0
         var unlistedFailures = 0
+        var meterBroadcasts = 0
 
         /// Keeps the first failures word for word and counts the rest.
         mutating func fail(_ message: String) {
@@ -100,6 +109,9 @@ public final class HostScenario: Sendable {
         Self.registerWithoutActor(feed, on: broadcaster)
         broadcaster.addListener(screen)
         broadcaster.addListener(meter)
+        let (pinned, mainActorMeter, worker, workerMeter) = (pinnedBroadcaster, mainActorMeter, worker, workerMeter)
+        MainActor.assumeIsolated { _ = pinned.addListener(mainActorMeter, calledOn: MainActor.shared) }
+        HostProbe.waitForTask { await pinned.addListener(workerMeter, calledOn: worker) }
         for badge in badges { broadcaster.addListener(badge) }
         for counter in counters { broadcaster.addListener(counter) }
         Self.registerWithoutActor(baselineFeed, on: baselineBroadcaster)
@@ -108,7 +120,7 @@ public final class HostScenario: Sendable {
         for counter in baselineCounters { Self.registerWithoutActor(counter, on: baselineBroadcaster) }
     }
 
-    private static func registerWithoutActor(_ listener: AnyObject, on broadcaster: Broadcaster) {
+    private static func registerWithoutActor(_ listener: any AnyObject & Sendable, on broadcaster: Broadcaster) {
         broadcaster.addListener(listener, isolation: nil)
     }
 
@@ -169,11 +181,15 @@ public final class HostScenario: Sendable {
         // conformance this thread cannot check: "Counts and the barrier".)
         let servedBefore = meter.served.load(ordering: .relaxed)
         broadcaster.broadcast(to: MeterListener.self) { $0.requestServed() }
+        pinnedBroadcaster.broadcast(to: MeterListener.self) { $0.requestServed() }
+        state.withLock { $0.meterBroadcasts += 1 }
         let served = meter.served.load(ordering: .relaxed) - servedBefore
         expect(
             served == 1 && meter.servedOnMainThread.load(ordering: .relaxed) == 0,
             "a Sendable listener registered from main-actor code was not called on the broadcasting thread "
                 + "(\(served) calls before the broadcast returned)")
+        // The same listener registered with `calledOn:` stays on its actor:
+        // ``finish()`` checks where each of their calls ran.
         // A listener registered where its conformance could not be checked
         // is still unsettled here.
         broadcast(count: count, settlesLater: !host.canCheckIsolatedConformances)
@@ -314,6 +330,7 @@ public final class HostScenario: Sendable {
     /// conformance is isolated to the main actor registered from
     /// non-isolated code.
     public func checkMainContext(isolation: isolated (any Actor)? = #isolation) {
+        checkCalledOn()
         measure()
         checkQueries()
         replaySticky()
@@ -375,11 +392,29 @@ public final class HostScenario: Sendable {
         withExtendedLifetime((feed, gauge)) {}
     }
 
+    /// A broadcast from the main context to the thread-safe meters: the one
+    /// registered with `calledOn: MainActor.shared` is called here, before
+    /// the broadcast returns (the main context runs on the main actor, where
+    /// no scheduled call can run meanwhile); the one registered with
+    /// `calledOn:` a worker actor is scheduled there (``finish()`` checks
+    /// that each of its calls ran on the worker).
+    func checkCalledOn() {
+        let before = mainActorMeter.log.calls
+        pinnedBroadcaster.broadcast(to: MeterListener.self) { $0.requestServed() }
+        state.withLock { $0.meterBroadcasts += 1 }
+        expect(
+            mainActorMeter.log.calls == before + 1,
+            "a listener called on the main actor was not called by a broadcast from the main context")
+    }
+
     /// Whether every delivery the steps so far have made or scheduled has run.
     public var allDeliveriesArrived: Bool {
-        let (broadcasts, bridgePosts, replays) = state.withLock { ($0.broadcasts, $0.bridgePosts, $0.stickyReplays) }
+        let (broadcasts, bridgePosts, replays, meterBroadcasts) = state.withLock {
+            ($0.broadcasts, $0.bridgePosts, $0.stickyReplays, $0.meterBroadcasts)
+        }
         return screen.log.calls >= broadcasts && banner.log.calls >= replays
-            && screen.applicationLog.calls >= bridgePosts
+            && screen.applicationLog.calls >= bridgePosts && mainActorMeter.log.calls >= meterBroadcasts
+            && workerMeter.log.calls >= meterBroadcasts
     }
 
     // MARK: - The verdict
@@ -394,6 +429,11 @@ public final class HostScenario: Sendable {
         checkLog(banner.log, "sticky replay to a late listener", calls: replays, onMainActor: true)
         checkLog(screen.applicationLog, "screen's application events", calls: bridgePosts, onMainActor: true)
         checkLog(baselineFeed.log, "baseline feed", calls: baselineBroadcasts, onMainActor: false)
+        let meterBroadcasts = state.withLock { $0.meterBroadcasts }
+        checkLog(mainActorMeter.log, "listener called on the main actor", calls: meterBroadcasts, onMainActor: true)
+        checkLog(workerMeter.log, "listener called on a worker actor", calls: meterBroadcasts, onMainActor: false)
+        let offWorker = workerMeter.offWorker.load(ordering: .relaxed)
+        expect(offWorker == 0, "listener called on a worker actor: \(offWorker) calls off the worker")
         let bystanderCalls =
             (badges + baselineBadges).map(\.log.calls).reduce(0, +)
             + (counters + baselineCounters).map(\.log.calls).reduce(0, +)

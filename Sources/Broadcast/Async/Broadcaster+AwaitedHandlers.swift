@@ -1,13 +1,12 @@
 extension Broadcaster {
-    /// Calls the `async` `handler` with every `Event` posted by
+    /// Calls the `@Sendable` `async` `handler` with every `Event` posted by
     /// ``post(awaitingEach:order:isolation:)``, which awaits it, until the
-    /// returned token is released or cancelled, on the caller's actor.
+    /// returned token is released or cancelled.
     ///
-    /// The handler is called where a listener registered from the same code
-    /// would be: on the main actor, from UI code; on the actor, from an
-    /// actor's method. It receives only awaited posts:
-    /// ``post(_:sticky:isolation:)`` calls synchronous handlers, listeners
-    /// and streams only.
+    /// It receives only awaited posts: ``post(_:sticky:isolation:)`` calls
+    /// synchronous handlers, listeners and streams only. The handler is
+    /// bound to no actor, so it is `@Sendable`; one that must run on an actor
+    /// names it: ``addAwaitedHandler(for:calledOn:handler:)``.
     ///
     /// ```swift
     /// token = broadcaster.addAwaitedHandler(for: UserSignedOut.self) { _ in
@@ -15,53 +14,36 @@ extension Broadcaster {
     /// }
     /// ```
     ///
-    /// From code isolated to no actor, this form does not compile in the
-    /// Swift 6 language mode ("'nil' is not compatible with expected argument
-    /// type 'any Actor'"): register from an actor's code, or pass
-    /// `isolation: nil` and a `@Sendable` handler.
-    ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
-    ///   - isolation: The actor the handler runs on; defaults to the
-    ///     caller's, which must be an actor.
-    ///   - handler: Called with each event; the post awaits it.
-    /// - Returns: A token that keeps the handler registered.
-    @available(swift, introduced: 6)
-    // Registered from code isolated to no actor? Register from an actor's code,
-    // or pass `isolation: nil` and a @Sendable handler.
-    public func addAwaitedHandler<Event: Sendable>(
-        for eventType: Event.Type,
-        isolation: isolated (any Actor) = #isolation,
-        handler: @escaping (Event) async -> Void
-    ) -> BroadcastToken {
-        addAwaitedClosure(AwaitedClosureListener(handler), isSendable: false, isolation: isolation)
-    }
-
-    /// Calls the `@Sendable` `async` `handler` with every `Event` posted by
-    /// ``post(awaitingEach:order:isolation:)``, wherever the post runs,
-    /// until the returned token is released or cancelled.
-    ///
-    /// The form for code isolated to no actor:
-    ///
-    /// ```swift
-    /// token = broadcaster.addAwaitedHandler(for: UserSignedOut.self, isolation: nil) { _ in
-    ///     await store.removeAll()
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - isolation: `nil` to run `handler` where the post runs, or the
-    ///     actor to record for it.
     ///   - handler: Called with each event; the post awaits it.
     /// - Returns: A token that keeps the handler registered.
     @available(swift, introduced: 6)
     public func addAwaitedHandler<Event: Sendable>(
         for eventType: Event.Type,
-        isolation: isolated (any Actor)?,
         handler: @escaping @Sendable (Event) async -> Void
     ) -> BroadcastToken {
-        addAwaitedClosure(AwaitedClosureListener(handler), isSendable: true, isolation: isolation)
+        addAwaitedClosure(AwaitedClosureListener(handler), calledOn: nil)
+    }
+
+    /// Calls the `async` `handler` on `actor` with every `Event` posted by
+    /// ``post(awaitingEach:order:isolation:)``, which awaits it, until the
+    /// returned token is released or cancelled.
+    ///
+    /// The handler need not be `@Sendable`: it only ever runs on `actor`. The
+    /// registering code runs on `actor`: from elsewhere, `await` the call.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - actor: The actor every call runs on.
+    ///   - handler: Called with each event, on `actor`; the post awaits it.
+    /// - Returns: A token that keeps the handler registered.
+    public func addAwaitedHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        calledOn actor: isolated any Actor,
+        handler: @escaping (Event) async -> Void
+    ) -> BroadcastToken {
+        addAwaitedClosure(AwaitedClosureListener(handler), calledOn: actor)
     }
 
     /// Calls the `async` `handler` with every `Event` posted by
@@ -79,17 +61,17 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) async -> Void
     ) -> BroadcastToken {
-        addAwaitedClosure(AwaitedClosureListener(handler), isSendable: false, isolation: isolation)
+        addAwaitedClosure(AwaitedClosureListener(handler), calledOn: isolation)
     }
 
-    /// What every `addAwaitedHandler` does.
-    func addAwaitedClosure<Event>(
-        _ listener: AwaitedClosureListener<Event>,
-        isSendable: Bool,
-        isolation: isolated (any Actor)?
-    ) -> BroadcastToken {
-        let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil, isSendable: isSendable)
-        register(entry, receivingSticky: false, from: isolation)
+    /// Registers `listener` for every `addAwaitedHandler`.
+    ///
+    /// `actor` is where the handler runs; nil for a `@Sendable` handler.
+    func addAwaitedClosure<Event>(_ listener: AwaitedClosureListener<Event>, calledOn actor: isolated (any Actor)?)
+        -> BroadcastToken
+    {
+        let entry = ListenerEntry(object: listener, isolation: actor, onlyProtocol: nil)
+        register(entry, receivingSticky: false, from: actor)
         return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
             self?.unregister(entry)
         }
@@ -101,9 +83,8 @@ extension Broadcaster {
     /// The label says, as in ``broadcast(awaitingEach:order:isolation:_:)``,
     /// that each call is awaited. `post(awaitingEach:)` and
     /// ``post(_:sticky:isolation:)`` reach disjoint sets: this one calls
-    /// ``addAwaitedHandler(for:isolation:handler:)-1npjj`` closures only; `post`
-    /// calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)-5j070``
-    /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams.
+    /// `addAwaitedHandler` closures only; `post` calls `EventListener`
+    /// objects, `addHandler` closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams.
     ///
     /// Order, isolation, snapshot and cancellation are those of
     /// ``broadcast(awaitingEach:order:isolation:_:)``: handlers run one at a

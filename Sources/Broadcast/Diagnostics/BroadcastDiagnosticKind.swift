@@ -18,7 +18,7 @@ extension BroadcastDiagnostic {
         /// The kind's name, as its static member spells it.
         public var description: String { name }
 
-        /// ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
+        /// ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-(AnyObjectSendable,_,_,_,_)``
         /// held the last strong reference to the listener: it was deallocated
         /// before the call returned and can never be called.
         ///

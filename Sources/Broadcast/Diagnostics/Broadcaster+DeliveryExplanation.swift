@@ -84,12 +84,22 @@ extension Broadcaster {
         }
         switch route {
         case .called:
-            return .calledHere
+            guard let actor = entry.isolation else { return DeliveryExplanation.calledHere.applying(.noActor) }
+            let rule: DeliveryRule = context.isRunning(on: actor) ? .onItsActor : .sendableCalledWhereBroadcastRuns
+            return DeliveryExplanation.calledHere.applying(rule)
         case .schedule(let actor):
-            return Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)
+            let explanation: DeliveryExplanation =
+                Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)
                 ? .scheduled(on: actor) : .scheduledIfConforming(on: actor)
+            return explanation.applying(scheduleRule(for: entry))
         case .skip, .skipAndRecord:
             return .doesNotConform
         }
+    }
+
+    /// Why a call to `entry` made elsewhere is scheduled on its actor.
+    private static func scheduleRule(for entry: ListenerEntry) -> DeliveryRule {
+        guard entry.isSendable else { return .boundToItsActor }
+        return entry.mayBeCalledOffItsActor ? .conformanceIsolatedToItsActor : .runtimeCannotCheckIsolation
     }
 }

@@ -1,6 +1,6 @@
 extension Broadcaster {
     /// Whether `listener` is registered with this broadcaster: true while
-    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-4p25o`` holds it
+    /// ``addListener(_:receivingSticky:isolation:fileID:line:)-(AnyObjectSendable,_,_,_,_)`` holds it
     /// (until ``removeListener(_:)``) or while a started
     /// ``ListenerRegistration`` does, for whichever protocols.
     ///

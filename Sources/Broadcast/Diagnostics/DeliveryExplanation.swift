@@ -30,6 +30,11 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
 
     private let decision: Decision
 
+    /// Which rule of where a listener runs put the call here or on the
+    /// actor, when ``Broadcaster/deliveryExplanation(for:to:isolation:)``
+    /// knows it; said by ``description``, ignored by `==`.
+    private var rule: DeliveryRule?
+
     /// The actor a scheduled call runs on: the listener's, for
     /// ``scheduled(on:)`` and ``scheduledIfConforming(on:)``; nil for every
     /// other explanation.
@@ -112,15 +117,18 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// A sentence for logs and the debugger.
+    /// A sentence for logs and the debugger; it names the rule that decided
+    /// where the call runs, when the explanation comes from
+    /// ``Broadcaster/deliveryExplanation(for:to:isolation:)``.
     public var description: String {
         switch decision {
         case .calledHere:
-            "called here, before the broadcast returns"
+            "called here, before the broadcast returns" + (rule.map { ": \($0.sentence)" } ?? "")
         case .scheduled:
-            "scheduled on \(actorName), where it registered"
+            "scheduled on \(actorName)" + (rule.map { ": \($0.sentence)" } ?? ", where it registered")
         case .scheduledIfConforming:
-            "scheduled on \(actorName) if it conforms there: its conformance can only be checked on that actor"
+            "scheduled on \(actorName) if it conforms there: "
+                + (rule?.sentence ?? "its conformance can only be checked on that actor")
         case .notRegistered:
             "not registered with this broadcaster (never added, removed, "
                 + "or registered with another broadcaster)"
@@ -143,5 +151,45 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
 
     private var actorName: String {
         actor.map { String(describing: type(of: $0)) } ?? "no actor"
+    }
+
+    /// The same explanation, naming `rule`.
+    func applying(_ rule: DeliveryRule) -> DeliveryExplanation {
+        var explained = self
+        explained.rule = rule
+        return explained
+    }
+}
+
+/// The rules that decide where a call to a listener runs (the article
+/// "Delivery Semantics", "Where a listener runs"), as
+/// ``DeliveryExplanation/description`` names them.
+enum DeliveryRule: Sendable {
+    /// Registered with no actor: called where the broadcast runs.
+    case noActor
+    /// The broadcast runs on the listener's actor.
+    case onItsActor
+    /// A `Sendable` listener, whose conformance holds where the broadcast runs.
+    case sendableCalledWhereBroadcastRuns
+    /// Registered with `calledOn:` (or, not `Sendable`, in the Swift 5
+    /// language mode from its actor's code): every call runs there.
+    case boundToItsActor
+    /// A `Sendable` listener whose conformance is isolated to the actor it
+    /// registered from.
+    case conformanceIsolatedToItsActor
+    /// A runtime that cannot check isolated conformances keeps a listener of
+    /// an actor on that actor.
+    case runtimeCannotCheckIsolation
+
+    var sentence: String {
+        switch self {
+        case .noActor: "it registered with no actor, so it is called where the broadcast runs"
+        case .onItsActor: "the broadcast runs on the actor its calls run on"
+        case .sendableCalledWhereBroadcastRuns: "a Sendable listener is called where the broadcast runs"
+        case .boundToItsActor: "it is bound to that actor (calledOn:), so every call runs there"
+        case .conformanceIsolatedToItsActor: "its conformance can be used only on that actor, where it registered"
+        case .runtimeCannotCheckIsolation:
+            "this runtime cannot check isolated conformances, so it is called only on the actor it registered from"
+        }
     }
 }

@@ -1,71 +1,62 @@
 extension Broadcaster {
-    /// Calls `handler` with every `Event` posted until the returned token is
-    /// released or cancelled, on the caller's actor.
-    ///
-    /// The handler is called where a listener registered from the same code
-    /// would be: on the main actor, from UI code; on the actor, from an
-    /// actor's method.
+    /// Calls the `@Sendable` `handler` with every `Event` posted, where the
+    /// post runs, until the returned token is released or cancelled.
     ///
     /// ```swift
     /// token = broadcaster.addHandler(for: UserSignedIn.self) { event in
-    ///     print("Hello, \(event.user.name)")
+    ///     audit.record("signed in: \(event.name)")
     /// }
     /// ```
     ///
-    /// From code isolated to no actor, the handler would be called on every
-    /// posting thread, so this form does not compile there in the Swift 6
-    /// language mode ("'nil' is not compatible with expected argument type
-    /// 'any Actor'"): register from an actor's code, or pass `isolation: nil`
-    /// and a `@Sendable` handler.
+    /// The handler may run on any thread that posts, several at once, so it
+    /// is `@Sendable`: what it captures is safe to share (an actor, state
+    /// behind a lock). A handler that must run on an actor, such as one that
+    /// updates a screen, names it:
+    /// ``addHandler(for:calledOn:receivingSticky:handler:)``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
     ///   - receivingSticky: Whether to call `handler` at once with the
     ///     sticky `Event`, if one is kept.
-    ///   - isolation: The actor the handler runs on; defaults to the
-    ///     caller's, which must be an actor.
-    ///   - handler: Called with each event.
-    /// - Returns: A token that keeps the handler registered.
-    @available(swift, introduced: 6)
-    // Registered from code isolated to no actor? Register from an actor's code,
-    // or pass `isolation: nil` and a @Sendable handler.
-    public func addHandler<Event: Sendable>(
-        for eventType: Event.Type,
-        receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation,
-        handler: @escaping (Event) -> Void
-    ) -> BroadcastToken {
-        addClosure(ClosureListener(handler), isSendable: false, receivingSticky: receivingSticky, isolation: isolation)
-    }
-
-    /// Calls the `@Sendable` `handler` with every `Event` posted until the
-    /// returned token is released or cancelled, wherever the post runs.
-    ///
-    /// The form for code isolated to no actor (a server, a command-line
-    /// tool, a test):
-    ///
-    /// ```swift
-    /// token = broadcaster.addHandler(for: UserSignedIn.self, isolation: nil) { event in
-    ///     log.record(event)
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - receivingSticky: Whether to call `handler` at once with the
-    ///     sticky `Event`, if one is kept.
-    ///   - isolation: `nil` to call `handler` wherever the post runs, or
-    ///     the actor to record for it.
     ///   - handler: Called with each event, from any thread.
     /// - Returns: A token that keeps the handler registered.
     @available(swift, introduced: 6)
     public func addHandler<Event: Sendable>(
         for eventType: Event.Type,
         receivingSticky: Bool = false,
-        isolation: isolated (any Actor)?,
         handler: @escaping @Sendable (Event) -> Void
     ) -> BroadcastToken {
-        addClosure(ClosureListener(handler), isSendable: true, receivingSticky: receivingSticky, isolation: isolation)
+        addClosure(ClosureListener(handler), calledOn: nil, receivingSticky: receivingSticky)
+    }
+
+    /// Calls `handler` on `actor` with every `Event` posted, until the
+    /// returned token is released or cancelled.
+    ///
+    /// ```swift
+    /// token = broadcaster.addHandler(for: UserSignedIn.self, calledOn: MainActor.shared) { [weak self] event in
+    ///     self?.greeting = "Hello, \(event.name)"
+    /// }
+    /// ```
+    ///
+    /// A post made on `actor` calls the handler at once; one made anywhere
+    /// else schedules the call there, behind the calls scheduled before it.
+    /// The handler need not be `@Sendable`: it only ever runs on `actor`. The
+    /// registering code runs on `actor`: from elsewhere, `await` the call.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - actor: The actor every call runs on.
+    ///   - receivingSticky: Whether to call `handler` with the sticky
+    ///     `Event`, if one is kept.
+    ///   - handler: Called with each event, on `actor`.
+    /// - Returns: A token that keeps the handler registered.
+    public func addHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        calledOn actor: isolated any Actor,
+        receivingSticky: Bool = false,
+        handler: @escaping (Event) -> Void
+    ) -> BroadcastToken {
+        addClosure(ClosureListener(handler), calledOn: actor, receivingSticky: receivingSticky)
     }
 
     /// Calls `handler` with every `Event` posted until the returned token is
@@ -73,8 +64,9 @@ extension Broadcaster {
     ///
     /// The handler runs on the caller's actor, or, registered from code
     /// isolated to no actor, on the posting thread. In the Swift 6 language
-    /// mode the compiler checks that: a handler registered from code
-    /// isolated to no actor is `@Sendable` and passes `isolation: nil`.
+    /// mode the compiler checks where a handler may run: this form is
+    /// replaced by the `@Sendable` one and by
+    /// ``addHandler(for:calledOn:receivingSticky:handler:)``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
@@ -90,66 +82,23 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) -> Void
     ) -> BroadcastToken {
-        addClosure(ClosureListener(handler), isSendable: false, receivingSticky: receivingSticky, isolation: isolation)
+        addClosure(ClosureListener(handler), calledOn: isolation, receivingSticky: receivingSticky)
     }
 
-    /// Calls `handler` with `owner` and every `Event` posted, until the token
-    /// is released or cancelled; skips the call once `owner` is gone.
+    /// Calls the `@Sendable` `handler` with the `Sendable` `owner` and every
+    /// `Event` posted, where the post runs, until the token is released or
+    /// cancelled; skips the call once `owner` is gone.
     ///
     /// `owner` is held weakly and passed to the handler, so the handler never
     /// needs to capture `self`. Once `owner` is deallocated the handler stays
     /// registered (and counted) until its token goes, but is not called;
-    /// store the token in `owner` so that both go together:
-    ///
-    /// ```swift
-    /// token = broadcaster.addHandler(for: UserSignedIn.self, owner: self) { owner, event in
-    ///     owner.show(event.user)
-    /// }
-    /// ```
-    ///
-    /// The handler runs on the caller's actor, as with the form without
-    /// `owner`; from code isolated to no actor, pass `isolation: nil`, a `Sendable`
-    /// owner and a `@Sendable` handler.
+    /// store the token in `owner` so that both go together.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
     ///   - owner: Passed to `handler`; held weakly.
     ///   - receivingSticky: Whether to call `handler` at once with the
     ///     sticky `Event`, if one is kept.
-    ///   - isolation: The actor the handler runs on; defaults to the
-    ///     caller's, which must be an actor.
-    ///   - handler: Called with `owner` and each event.
-    /// - Returns: A token that keeps the handler registered.
-    @available(swift, introduced: 6)
-    // Registered from code isolated to no actor? Register from an actor's code,
-    // or pass `isolation: nil`, a Sendable owner and a @Sendable handler.
-    public func addHandler<Owner: AnyObject, Event: Sendable>(
-        for eventType: Event.Type,
-        owner: Owner,
-        receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation,
-        handler: @escaping (Owner, Event) -> Void
-    ) -> BroadcastToken {
-        let listener = ClosureListener<Event> { [weak owner] event in
-            guard let owner else { return }
-            handler(owner, event)
-        }
-        return addClosure(listener, isSendable: false, receivingSticky: receivingSticky, isolation: isolation)
-    }
-
-    /// Calls the `@Sendable` `handler` with the `Sendable` `owner` and every
-    /// `Event` posted, wherever the post runs, until the token is released
-    /// or cancelled; skips the call once `owner` is gone.
-    ///
-    /// The form for code isolated to no actor.
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - owner: Passed to `handler`; held weakly.
-    ///   - receivingSticky: Whether to call `handler` at once with the
-    ///     sticky `Event`, if one is kept.
-    ///   - isolation: `nil` to call `handler` wherever the post runs, or
-    ///     the actor to record for it.
     ///   - handler: Called with `owner` and each event, from any thread.
     /// - Returns: A token that keeps the handler registered.
     @available(swift, introduced: 6)
@@ -157,14 +106,49 @@ extension Broadcaster {
         for eventType: Event.Type,
         owner: Owner,
         receivingSticky: Bool = false,
-        isolation: isolated (any Actor)?,
         handler: @escaping @Sendable (Owner, Event) -> Void
     ) -> BroadcastToken {
         let listener = ClosureListener<Event> { @Sendable [weak owner] event in
             guard let owner else { return }
             handler(owner, event)
         }
-        return addClosure(listener, isSendable: true, receivingSticky: receivingSticky, isolation: isolation)
+        return addClosure(listener, calledOn: nil, receivingSticky: receivingSticky)
+    }
+
+    /// Calls `handler` on `actor` with `owner` and every `Event` posted,
+    /// until the token is released or cancelled; skips the call once `owner`
+    /// is gone.
+    ///
+    /// `owner` is held weakly and passed to the handler, so the handler never
+    /// needs to capture `self`; store the token in `owner` so that both go
+    /// together:
+    ///
+    /// ```swift
+    /// token = broadcaster.addHandler(for: UserSignedIn.self, owner: self, calledOn: MainActor.shared) {
+    ///     screen, event in screen.greeting = "Hello, \(event.name)"
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - actor: The actor every call runs on.
+    ///   - receivingSticky: Whether to call `handler` with the sticky
+    ///     `Event`, if one is kept.
+    ///   - handler: Called with `owner` and each event, on `actor`.
+    /// - Returns: A token that keeps the handler registered.
+    public func addHandler<Owner: AnyObject, Event: Sendable>(
+        for eventType: Event.Type,
+        owner: Owner,
+        calledOn actor: isolated any Actor,
+        receivingSticky: Bool = false,
+        handler: @escaping (Owner, Event) -> Void
+    ) -> BroadcastToken {
+        let listener = ClosureListener<Event> { [weak owner] event in
+            guard let owner else { return }
+            handler(owner, event)
+        }
+        return addClosure(listener, calledOn: actor, receivingSticky: receivingSticky)
     }
 
     /// Calls `handler` with `owner` and every `Event` posted, until the token
@@ -191,19 +175,18 @@ extension Broadcaster {
             guard let owner else { return }
             handler(owner, event)
         }
-        return addClosure(listener, isSendable: false, receivingSticky: receivingSticky, isolation: isolation)
+        return addClosure(listener, calledOn: isolation, receivingSticky: receivingSticky)
     }
 
-    /// What every `addHandler` does; `isSendable` is what the caller's
-    /// overload proved about the handler.
+    /// Registers `listener` for every `addHandler`.
+    ///
+    /// `actor` is where the handler runs; nil for a `@Sendable` handler,
+    /// which runs where the post runs.
     func addClosure<Event>(
-        _ listener: ClosureListener<Event>,
-        isSendable: Bool,
-        receivingSticky: Bool,
-        isolation: isolated (any Actor)?
+        _ listener: ClosureListener<Event>, calledOn actor: isolated (any Actor)?, receivingSticky: Bool
     ) -> BroadcastToken {
-        let entry = ListenerEntry(object: listener, isolation: isolation, onlyProtocol: nil, isSendable: isSendable)
-        register(entry, receivingSticky: receivingSticky, from: isolation)
+        let entry = ListenerEntry(object: listener, isolation: actor, onlyProtocol: nil)
+        register(entry, receivingSticky: receivingSticky, from: actor)
         // The token owns the closure listener: releasing the token releases
         // it, which the weak table observes. Cancelling also unregisters at
         // once, for callers that cancel while still holding the token.

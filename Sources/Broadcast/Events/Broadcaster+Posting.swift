@@ -4,9 +4,9 @@ extension Broadcaster {
     /// registration order.
     ///
     /// `post` and ``post(awaitingEach:order:isolation:)`` reach disjoint sets:
-    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)-5j070``
+    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:handler:)``
     /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams;
-    /// the awaited one calls ``addAwaitedHandler(for:isolation:handler:)-1npjj``
+    /// the awaited one calls ``addAwaitedHandler(for:handler:)``
     /// closures only.
     ///
     /// - Parameters:

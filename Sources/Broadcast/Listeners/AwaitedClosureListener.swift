@@ -2,7 +2,7 @@
 /// awaited post (``Broadcaster/post(awaitingEach:order:isolation:)``)
 /// calls and awaits.
 ///
-/// Internal: users register closures (``Broadcaster/addAwaitedHandler(for:isolation:handler:)-1npjj``);
+/// Internal: users register closures (``Broadcaster/addAwaitedHandler(for:handler:)``);
 /// the protocol only gives those closures a type to broadcast to.
 protocol AwaitedEventReceiver<Event>: AnyObject {
     associatedtype Event: Sendable

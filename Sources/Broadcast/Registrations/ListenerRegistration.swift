@@ -10,8 +10,7 @@ import Synchronization
 ///
 /// A registration listens to its one protocol only: the listener receives no
 /// other protocol's broadcasts through it. An object that is also registered
-/// with ``Broadcaster/addListener(_:receivingSticky:isolation:fileID:line:)-4p25o``
-/// still receives each broadcast once.
+/// with `addListener` still receives each broadcast once.
 public final class ListenerRegistration: Sendable {
     /// When this registration is meant to listen.
     public let lifespan: Lifespan
@@ -22,13 +21,12 @@ public final class ListenerRegistration: Sendable {
     private let target: RegistrationTarget
     /// Whether the registering call proved the listener `Sendable`.
     private let isSendable: Bool
-    /// Whether the listener is called on the actor that declared the
-    /// registration (``declaringActor``), whatever code starts it.
-    private let isBoundToDeclaringActor: Bool
-    /// The actor that declared a registration whose listener is not
-    /// `Sendable`; weak, so that an actor holding its registrations is not
-    /// kept alive by them.
-    private weak let declaringActor: (any Actor)?
+    /// Whether the listener is called on ``boundActor``, whatever code
+    /// starts it.
+    private let isBound: Bool
+    /// The actor named by `calledOn:`; weak, so that an actor holding its
+    /// registrations is not kept alive by them.
+    private weak let boundActor: (any Actor)?
     /// The entry while listening; nil while stopped.
     private let activeEntry = Mutex<ListenerEntry?>(nil)
 
@@ -36,7 +34,8 @@ public final class ListenerRegistration: Sendable {
     /// `listenerType` during `lifespan`, without starting.
     ///
     /// It does not listen until ``start(isolation:)``, which may be called
-    /// from any code and records its caller's isolation.
+    /// from any code; the listener is then called as if registered with
+    /// `addListener` by the code that starts it.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -46,8 +45,8 @@ public final class ListenerRegistration: Sendable {
     ///   - receivingSticky: Whether each start delivers the sticky broadcast
     ///     to `listenerType`, if one is kept.
     @available(swift, introduced: 6)
-    public convenience init<Listener: AnyObject & Sendable, P>(
-        _ listener: Listener,
+    public convenience init<P>(
+        _ listener: any AnyObject & Sendable,
         for listenerType: P.Type,
         lifespan: Lifespan = .lifetime,
         on broadcaster: Broadcaster = .shared,
@@ -58,41 +57,33 @@ public final class ListenerRegistration: Sendable {
             receivingSticky: receivingSticky, isSendable: true, boundTo: nil)
     }
 
-    /// Declares, from the code of the actor it belongs to, that `listener`,
-    /// which is not `Sendable`, listens to broadcasts to `listenerType`
-    /// during `lifespan`, without starting.
+    /// Declares that `listener` listens to broadcasts to `listenerType`
+    /// during `lifespan`, only ever called on `actor`, without starting.
     ///
-    /// The listener is only ever called on the declaring actor (the main
-    /// actor, from a `@MainActor` initializer), whatever code calls
-    /// ``start(isolation:)``. Declaring it from code isolated to no actor
-    /// does not compile in the Swift 6 language mode ("'nil' is not
-    /// compatible with expected argument type 'any Actor'"): make the
-    /// listener `@MainActor`, `Sendable` or an `actor`, or declare the
-    /// registration from its actor's code.
+    /// Any listener, `Sendable` or not: its calls run on `actor` whatever
+    /// code calls ``start(isolation:)`` (and the registration does not start
+    /// once `actor` is gone). The declaring code runs on `actor`: from
+    /// elsewhere, `await` the call.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
     ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - actor: The actor every call runs on; held weakly.
     ///   - lifespan: When to listen, for ``ListenerRegistrations``.
     ///   - broadcaster: Where to listen.
     ///   - receivingSticky: Whether each start delivers the sticky broadcast
     ///     to `listenerType`, if one is kept.
-    ///   - isolation: The actor the listener is called on; defaults to the
-    ///     caller's, which must be an actor.
-    @available(swift, introduced: 6)
-    // Not Sendable, and declared from code isolated to no actor? Make the listener @MainActor,
-    // make it Sendable, make it an actor, or declare the registration from its actor's code.
-    public convenience init<Listener: AnyObject, P>(
-        _ listener: Listener,
+    public convenience init<P>(
+        _ listener: AnyObject,
         for listenerType: P.Type,
+        calledOn actor: isolated any Actor,
         lifespan: Lifespan = .lifetime,
         on broadcaster: Broadcaster = .shared,
-        receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation
+        receivingSticky: Bool = false
     ) {
         self.init(
             target: .weak(WeakListener(listener)), protocolType: P.self, lifespan: lifespan, on: broadcaster,
-            receivingSticky: receivingSticky, isSendable: false, boundTo: isolation)
+            receivingSticky: receivingSticky, isSendable: false, boundTo: actor)
     }
 
     /// Declares that `listener` listens to broadcasts to `listenerType` during
@@ -141,8 +132,7 @@ public final class ListenerRegistration: Sendable {
             on: broadcaster, receivingSticky: receivingSticky, isSendable: isSendable, boundTo: actor)
     }
 
-    /// `actor`, if any, is where a listener that is not `Sendable` is
-    /// called; nil (in the Swift 5 language mode) records each start's
+    /// `actor`, if any, is where every call runs; nil records each start's
     /// caller instead.
     private init(
         target: RegistrationTarget, protocolType: Any.Type, lifespan: Lifespan, on broadcaster: Broadcaster,
@@ -154,8 +144,8 @@ public final class ListenerRegistration: Sendable {
         self.receivesStickyBroadcasts = receivingSticky
         self.target = target
         self.isSendable = isSendable
-        self.isBoundToDeclaringActor = actor != nil
-        self.declaringActor = actor
+        self.isBound = actor != nil
+        self.boundActor = actor
     }
 
     /// Whether the registration is listening.
@@ -168,17 +158,16 @@ public final class ListenerRegistration: Sendable {
 
     /// Starts listening, unless already listening or the listener is gone.
     ///
-    /// May be called from any code. A `Sendable` listener is called as if
-    /// registered with `addListener` from the caller's code; one that is not
-    /// `Sendable` is only ever called on the actor that declared the
-    /// registration (and the registration does not start once that actor is
-    /// gone).
+    /// May be called from any code. A listener declared with `calledOn:` is
+    /// only ever called on that actor (and the registration does not start
+    /// once the actor is gone); any other is called as if registered with
+    /// `addListener` from the caller's code.
     public func start(isolation: isolated (any Actor)? = #isolation) {
         guard let listener = target.weak.object else { return }
         let listenerIsolation: (any Actor)?
-        if isBoundToDeclaringActor {
-            guard let declaringActor else { return }
-            listenerIsolation = declaringActor
+        if isBound {
+            guard let boundActor else { return }
+            listenerIsolation = boundActor
         } else {
             listenerIsolation = isolation
         }

@@ -57,8 +57,8 @@ public final class ListenerRegistrations: Sendable {
     ///   individually.
     @available(swift, introduced: 6)
     @discardableResult
-    public func add<Listener: AnyObject & Sendable, P>(
-        _ listener: Listener,
+    public func add<P>(
+        _ listener: any AnyObject & Sendable,
         for listenerType: P.Type,
         lifespan: Lifespan = .lifetime,
         receivingSticky: Bool = false,
@@ -70,41 +70,34 @@ public final class ListenerRegistrations: Sendable {
         return registration
     }
 
-    /// Declares, from the code of the actor it belongs to, that `listener`,
-    /// which is not `Sendable`, listens to `listenerType` during `lifespan`.
+    /// Declares that `listener` listens to `listenerType` during `lifespan`,
+    /// only ever called on `actor`.
     ///
     /// A ``Lifespan/lifetime`` registration (the default) starts at once.
-    /// The listener is only ever called on the caller's actor, whatever code
-    /// starts the registration later. From code isolated to no actor this
-    /// does not compile in the Swift 6 language mode ("'nil' is not
-    /// compatible with expected argument type 'any Actor'"): make the
-    /// listener `@MainActor`, `Sendable` or an `actor`, or declare it from
-    /// its actor's code.
+    /// Any listener, `Sendable` or not: its calls run on `actor` whatever code
+    /// starts the registration later. The declaring code runs on `actor`:
+    /// from elsewhere, `await` the call.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
     ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - actor: The actor every call runs on; held weakly.
     ///   - lifespan: When to listen.
     ///   - receivingSticky: Whether each start delivers the sticky broadcast
     ///     to `listenerType`, if one is kept.
-    ///   - isolation: The actor the listener is called on; defaults to the
-    ///     caller's, which must be an actor.
     /// - Returns: The registration, for callers that start and stop it
     ///   individually.
-    @available(swift, introduced: 6)
     @discardableResult
-    // Not Sendable, and declared from code isolated to no actor? Make the listener @MainActor,
-    // make it Sendable, make it an actor, or declare it from its actor's code.
-    public func add<Listener: AnyObject, P>(
-        _ listener: Listener,
+    public func add<P>(
+        _ listener: AnyObject,
         for listenerType: P.Type,
+        calledOn actor: isolated any Actor,
         lifespan: Lifespan = .lifetime,
-        receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation
+        receivingSticky: Bool = false
     ) -> ListenerRegistration {
         let registration = ListenerRegistration(
-            listener, for: P.self, lifespan: lifespan, on: broadcaster, receivingSticky: receivingSticky,
-            isolation: isolation)
+            listener, for: P.self, calledOn: actor, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky)
         add(registration)
         return registration
     }
@@ -139,54 +132,18 @@ public final class ListenerRegistrations: Sendable {
         return registration
     }
 
-    /// Declares a closure handler for `Event` values during `lifespan`, run
-    /// on the caller's actor.
+    /// Declares a `@Sendable` closure handler for `Event` values during
+    /// `lifespan`, run where the post runs.
     ///
     /// The registrations keep the closure alive. A ``Lifespan/lifetime``
-    /// handler (the default) starts at once. From code isolated to no actor,
-    /// this form does not compile in the Swift 6 language mode: pass
-    /// `isolation: nil` and a `@Sendable` handler.
+    /// handler (the default) starts at once. A handler that must run on an
+    /// actor names it: ``addHandler(for:calledOn:lifespan:receivingSticky:handler:)``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
     ///   - lifespan: When to listen.
     ///   - receivingSticky: Whether each start calls `handler` with the
     ///     sticky `Event`, if one is kept.
-    ///   - isolation: The actor the handler runs on; defaults to the
-    ///     caller's, which must be an actor.
-    ///   - handler: Called with each event.
-    /// - Returns: The registration, for callers that start and stop it
-    ///   individually.
-    @available(swift, introduced: 6)
-    @discardableResult
-    // Declared from code isolated to no actor? Declare it from an actor's code,
-    // or pass `isolation: nil` and a @Sendable handler.
-    public func addHandler<Event: Sendable>(
-        for eventType: Event.Type,
-        lifespan: Lifespan = .lifetime,
-        receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation,
-        handler: @escaping (Event) -> Void
-    ) -> ListenerRegistration {
-        addClosure(
-            ClosureListener(handler), lifespan: lifespan, receivingSticky: receivingSticky, isSendable: false,
-            boundTo: isolation)
-    }
-
-    /// Declares a `@Sendable` closure handler for `Event` values during
-    /// `lifespan`, run wherever the post runs.
-    ///
-    /// The form for code isolated to no actor. The registrations keep the
-    /// closure alive. A ``Lifespan/lifetime`` handler (the default) starts at
-    /// once.
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - lifespan: When to listen.
-    ///   - receivingSticky: Whether each start calls `handler` with the
-    ///     sticky `Event`, if one is kept.
-    ///   - isolation: `nil`, or the actor where a ``Lifespan/lifetime``
-    ///     registration starts.
     ///   - handler: Called with each event, from any thread.
     /// - Returns: The registration, for callers that start and stop it
     ///   individually.
@@ -196,12 +153,40 @@ public final class ListenerRegistrations: Sendable {
         for eventType: Event.Type,
         lifespan: Lifespan = .lifetime,
         receivingSticky: Bool = false,
-        isolation: isolated (any Actor)?,
         handler: @escaping @Sendable (Event) -> Void
     ) -> ListenerRegistration {
         addClosure(
             ClosureListener(handler), lifespan: lifespan, receivingSticky: receivingSticky, isSendable: true,
             boundTo: nil)
+    }
+
+    /// Declares a closure handler for `Event` values during `lifespan`, run
+    /// on `actor`.
+    ///
+    /// The registrations keep the closure alive. A ``Lifespan/lifetime``
+    /// handler (the default) starts at once. The handler need not be
+    /// `@Sendable`: it only ever runs on `actor`, whatever code starts it.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - actor: The actor every call runs on; held weakly.
+    ///   - lifespan: When to listen.
+    ///   - receivingSticky: Whether each start calls `handler` with the
+    ///     sticky `Event`, if one is kept.
+    ///   - handler: Called with each event, on `actor`.
+    /// - Returns: The registration, for callers that start and stop it
+    ///   individually.
+    @discardableResult
+    public func addHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        calledOn actor: isolated any Actor,
+        lifespan: Lifespan = .lifetime,
+        receivingSticky: Bool = false,
+        handler: @escaping (Event) -> Void
+    ) -> ListenerRegistration {
+        addClosure(
+            ClosureListener(handler), lifespan: lifespan, receivingSticky: receivingSticky, isSendable: false,
+            boundTo: actor)
     }
 
     /// Declares a closure handler for `Event` values during `lifespan`, in
@@ -233,44 +218,8 @@ public final class ListenerRegistrations: Sendable {
             boundTo: nil)
     }
 
-    /// Declares a closure handler for `Event` values during `lifespan` that
-    /// receives `owner` too, and is skipped once `owner` is gone, as
-    /// `Broadcaster.addHandler(for:owner:receivingSticky:isolation:handler:)`
-    /// does; run on the caller's actor.
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - owner: Passed to `handler`; held weakly.
-    ///   - lifespan: When to listen.
-    ///   - receivingSticky: Whether each start calls `handler` with the
-    ///     sticky `Event`, if one is kept.
-    ///   - isolation: The actor the handler runs on; defaults to the
-    ///     caller's, which must be an actor.
-    ///   - handler: Called with `owner` and each event.
-    /// - Returns: The registration, for callers that start and stop it
-    ///   individually.
-    @available(swift, introduced: 6)
-    @discardableResult
-    // Declared from code isolated to no actor? Declare it from an actor's code,
-    // or pass `isolation: nil`, a Sendable owner and a @Sendable handler.
-    public func addHandler<Owner: AnyObject, Event: Sendable>(
-        for eventType: Event.Type,
-        owner: Owner,
-        lifespan: Lifespan = .lifetime,
-        receivingSticky: Bool = false,
-        isolation: isolated (any Actor) = #isolation,
-        handler: @escaping (Owner, Event) -> Void
-    ) -> ListenerRegistration {
-        let listener = ClosureListener<Event> { [weak owner] event in
-            guard let owner else { return }
-            handler(owner, event)
-        }
-        return addClosure(
-            listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: false, boundTo: isolation)
-    }
-
     /// Declares a `@Sendable` closure handler for `Event` values during
-    /// `lifespan` that receives the `Sendable` `owner` too, run wherever the
+    /// `lifespan` that receives the `Sendable` `owner` too, run where the
     /// post runs; skipped once `owner` is gone.
     ///
     /// - Parameters:
@@ -279,8 +228,6 @@ public final class ListenerRegistrations: Sendable {
     ///   - lifespan: When to listen.
     ///   - receivingSticky: Whether each start calls `handler` with the
     ///     sticky `Event`, if one is kept.
-    ///   - isolation: `nil`, or the actor where a ``Lifespan/lifetime``
-    ///     registration starts.
     ///   - handler: Called with `owner` and each event, from any thread.
     /// - Returns: The registration, for callers that start and stop it
     ///   individually.
@@ -291,7 +238,6 @@ public final class ListenerRegistrations: Sendable {
         owner: Owner,
         lifespan: Lifespan = .lifetime,
         receivingSticky: Bool = false,
-        isolation: isolated (any Actor)?,
         handler: @escaping @Sendable (Owner, Event) -> Void
     ) -> ListenerRegistration {
         let listener = ClosureListener<Event> { @Sendable [weak owner] event in
@@ -300,6 +246,36 @@ public final class ListenerRegistrations: Sendable {
         }
         return addClosure(
             listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: true, boundTo: nil)
+    }
+
+    /// Declares a closure handler for `Event` values during `lifespan` that
+    /// receives `owner` too, run on `actor`; skipped once `owner` is gone.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values to receive.
+    ///   - owner: Passed to `handler`; held weakly.
+    ///   - actor: The actor every call runs on; held weakly.
+    ///   - lifespan: When to listen.
+    ///   - receivingSticky: Whether each start calls `handler` with the
+    ///     sticky `Event`, if one is kept.
+    ///   - handler: Called with `owner` and each event, on `actor`.
+    /// - Returns: The registration, for callers that start and stop it
+    ///   individually.
+    @discardableResult
+    public func addHandler<Owner: AnyObject, Event: Sendable>(
+        for eventType: Event.Type,
+        owner: Owner,
+        calledOn actor: isolated any Actor,
+        lifespan: Lifespan = .lifetime,
+        receivingSticky: Bool = false,
+        handler: @escaping (Owner, Event) -> Void
+    ) -> ListenerRegistration {
+        let listener = ClosureListener<Event> { [weak owner] event in
+            guard let owner else { return }
+            handler(owner, event)
+        }
+        return addClosure(
+            listener, lifespan: lifespan, receivingSticky: receivingSticky, isSendable: false, boundTo: actor)
     }
 
     /// Declares a closure handler for `Event` values during `lifespan` that

@@ -14,7 +14,7 @@ struct AwaitedHandlerTests {
         let broadcaster = Broadcaster()
         let log = EventLog()
         let tokens = ["a", "b"].map { name in
-            broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { event in
+            broadcaster.addAwaitedHandler(for: StoreCleared.self) { event in
                 log.record("\(name):start:\(event.reason)")
                 await Task.yield()
                 log.record("\(name):end")
@@ -31,10 +31,10 @@ struct AwaitedHandlerTests {
     @Test func concurrentHandlersRunAtTheSameTime() async {
         let broadcaster = Broadcaster()
         let secondStarted = Signal()
-        let first = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
+        let first = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
             await secondStarted.waitUnlessCancelled()
         }
-        let second = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in secondStarted.fire() }
+        let second = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in secondStarted.fire() }
 
         let made = await broadcaster.post(awaitingEach: StoreCleared(reason: "x"), order: .concurrent)
 
@@ -45,13 +45,13 @@ struct AwaitedHandlerTests {
     @Test func aReleasedOrCancelledTokenStopsItsHandler() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
-        var released: BroadcastToken? = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
+        var released: BroadcastToken? = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
             log.record("released")
         }
-        let cancelled = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in
+        let cancelled = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
             log.record("cancelled")
         }
-        let kept = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("kept") }
+        let kept = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in log.record("kept") }
         #expect(released != nil)
         released = nil
         cancelled.cancel()
@@ -66,9 +66,9 @@ struct AwaitedHandlerTests {
     @Test func synchronousPostsAndAwaitedPostsReachOnlyTheirOwnHandlers() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
-        let awaited = broadcaster.addAwaitedHandler(for: StoreCleared.self, isolation: nil) { _ in log.record("awaited")
+        let awaited = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in log.record("awaited")
         }
-        let synchronous = broadcaster.addHandler(for: StoreCleared.self, isolation: nil) { _ in
+        let synchronous = broadcaster.addHandler(for: StoreCleared.self) { _ in
             log.record("synchronous")
         }
 
@@ -79,10 +79,10 @@ struct AwaitedHandlerTests {
         withExtendedLifetime((awaited, synchronous)) {}
     }
 
-    @MainActor @Test func aHandlerRegisteredOnTheMainActorRunsThereWhenPostedFromADetachedTask() async {
+    @MainActor @Test func aHandlerCalledOnTheMainActorRunsThereWhenPostedFromADetachedTask() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
-        let token = broadcaster.addAwaitedHandler(for: StoreCleared.self) { _ in
+        let token = broadcaster.addAwaitedHandler(for: StoreCleared.self, calledOn: MainActor.shared) { _ in
             log.record(MainQueueTag.isOnMainQueue ? "main queue" : "elsewhere")
         }
 

@@ -108,7 +108,8 @@ struct DeliveryExplanationTests {
         #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
         #expect(
             explanation.description
-                == "scheduled on MainActor if it conforms there: its conformance can only be checked on that actor")
+                == "scheduled on MainActor if it conforms there: "
+                + "its conformance can be used only on that actor, where it registered")
         #expect(made == 1)
         let calls = record.calls(of: 1)
         #expect(calls.count == 1)
@@ -157,11 +158,13 @@ struct DeliveryExplanationTests {
         // hands it over unchecked, and only reads its identity there.
         let broadcaster = Broadcaster()
         let listener = ActorBoundPing(forwardingTo: CountingPing())
-        broadcaster.addListener(listener)
+        broadcaster.addListener(listener, calledOn: MainActor.shared)
         nonisolated(unsafe) let asked: AnyObject = listener
         let explanation = await Task.detached { broadcaster.deliveryExplanation(for: asked, to: Ping.self) }.value
         #expect(explanation == .scheduled(on: MainActor.shared))
-        #expect(explanation.description == "scheduled on MainActor, where it registered")
+        #expect(
+            explanation.description
+                == "scheduled on MainActor: it is bound to that actor (calledOn:), so every call runs there")
     }
 
     @Test func aMainActorListenerThatDoesNotConformIsSettledByItsFirstScheduledCall() async {

@@ -21,7 +21,7 @@ struct StickyStateTests {
         let broadcaster = Broadcaster()
         broadcaster.setStickyEvent(Connectivity(isOnline: false))
         let received = Locked<[Connectivity]>([])
-        let token = broadcaster.addHandler(for: Connectivity.self, receivingSticky: true, isolation: nil) { event in
+        let token = broadcaster.addHandler(for: Connectivity.self, receivingSticky: true) { event in
             received.withLock { $0.append(event) }
         }
         #expect(broadcaster.stickyEvent(for: Connectivity.self) == Connectivity(isOnline: false))

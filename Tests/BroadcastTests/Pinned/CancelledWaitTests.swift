@@ -79,11 +79,13 @@ struct CancelledWaitTests {
         let feed = HeldFeed(log: log)
         broadcaster.addListener(feed)  // no actor
         let screen = await HeldScreen(log: log, broadcaster: broadcaster)
-        let feedHandler = broadcaster.addHandler(for: HeldEvent.self, isolation: nil) {
+        let feedHandler = broadcaster.addHandler(for: HeldEvent.self) {
             log.record("feed:\($0.number)")
         }
         let screenHandler = await MainActor.run {
-            broadcaster.addHandler(for: HeldEvent.self) { log.record("screen:\($0.number)@\(mainQueueOrElsewhere)") }
+            broadcaster.addHandler(for: HeldEvent.self, calledOn: MainActor.shared) {
+                log.record("screen:\($0.number)@\(mainQueueOrElsewhere)")
+            }
         }
 
         let hold = await MainActorHold.hold()

@@ -33,7 +33,7 @@ struct ReentryMatrixTests {
     @Test(arguments: ReentryCall.synchronous)
     func aHandlerClosureMayCallBackIntoTheBroadcaster(_ call: ReentryCall) {
         let world = ReentryWorld()
-        let token = world.broadcaster.addHandler(for: ReentryKickEvent.self, isolation: nil) { @Sendable _ in
+        let token = world.broadcaster.addHandler(for: ReentryKickEvent.self) { @Sendable _ in
             world.perform(call)
         }
 
@@ -70,7 +70,7 @@ struct ReentryMatrixTests {
     func anAwaitedHandlerMayCallBackIntoTheBroadcaster(_ call: ReentryCall) async {
         let world = ReentryWorld()
         await world.addMainActorSpy()
-        let token = world.broadcaster.addAwaitedHandler(for: ReentryKickEvent.self, isolation: nil) { @Sendable _ in
+        let token = world.broadcaster.addAwaitedHandler(for: ReentryKickEvent.self) { @Sendable _ in
             await world.performAwaiting(call)
         }
 
@@ -196,12 +196,12 @@ struct ReentryMatrixTests {
         var registrations: ListenerRegistrations?
         switch release {
         case .tokenCancelled, .tokenReleased:
-            token = world.broadcaster.addHandler(for: ReentryKickEvent.self, isolation: nil) { @Sendable [captured] _ in
+            token = world.broadcaster.addHandler(for: ReentryKickEvent.self) { @Sendable [captured] _ in
                 captured?.kick()
             }
         case .registrationsReleased:
             registrations = ListenerRegistrations(broadcaster: world.broadcaster)
-            registrations?.addHandler(for: ReentryKickEvent.self, isolation: nil) { @Sendable [captured] _ in
+            registrations?.addHandler(for: ReentryKickEvent.self) { @Sendable [captured] _ in
                 captured?.kick()
             }
         }
@@ -227,7 +227,7 @@ struct ReentryMatrixTests {
         var owner: HandlerOwner? = HandlerOwner { world.perform(call) }
         weak let released = owner
         owner?.keep(
-            world.broadcaster.addHandler(for: ReentryNote.self, owner: owner!, isolation: nil) { @Sendable _, note in
+            world.broadcaster.addHandler(for: ReentryNote.self, owner: owner!) { @Sendable _, note in
                 log.record("owned.note(\(note.text))")
             })
         world.broadcaster.post(ReentryNote(text: "before"))
@@ -262,7 +262,7 @@ struct ReentryMatrixTests {
     @Test func aStickyPayloadWhoseDeinitPostsIsReleasedOutsideTheLock() {
         let broadcaster = Broadcaster()
         let notes = Recorder<String>()
-        let token = broadcaster.addHandler(for: ReentryNote.self, isolation: nil) { @Sendable in notes.append($0.text) }
+        let token = broadcaster.addHandler(for: ReentryNote.self) { @Sendable in notes.append($0.text) }
         broadcaster.broadcast(
             to: ReentryCarrier.self, with: DeinitAction { broadcaster.post(ReentryNote(text: "payload gone")) },
             sticky: true

@@ -252,7 +252,7 @@ final class ReentryWorld: Sendable {
         startable = ListenerRegistration(starter, for: ReentryPing.self, on: broadcaster)
         stoppable = ListenerRegistration(stopper, for: ReentryPing.self, on: broadcaster)
         cancellable = Mutex(
-            broadcaster.addHandler(for: ReentryNote.self, isolation: nil) { @Sendable note in
+            broadcaster.addHandler(for: ReentryNote.self) { @Sendable note in
                 log.record("cancellable.note(\(note.text))")
             })
         broadcaster.addListener(observer)
@@ -290,7 +290,7 @@ final class ReentryWorld: Sendable {
             broadcaster.clearStickyEvent(for: ReentryLevel.self)
         case .addHandler:
             let log = self.log
-            let token = broadcaster.addHandler(for: ReentryNote.self, isolation: nil) { @Sendable note in
+            let token = broadcaster.addHandler(for: ReentryNote.self) { @Sendable note in
                 log.record("added.note(\(note.text))")
             }
             added.withLock { $0 = token }
@@ -343,7 +343,7 @@ final class ReentryWorld: Sendable {
         broadcaster.addListener(late, receivingSticky: true)
         broadcaster.removeListener(late)
         let log = self.log
-        broadcaster.addHandler(for: ReentryLevel.self, receivingSticky: true, isolation: nil) { @Sendable level in
+        broadcaster.addHandler(for: ReentryLevel.self, receivingSticky: true) { @Sendable level in
             log.record("late.level(\(level.value))")
         }
         .cancel()

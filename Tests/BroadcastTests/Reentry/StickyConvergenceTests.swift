@@ -118,11 +118,11 @@ struct StickyConvergenceTests {
         let broadcaster = Broadcaster()
         let first = Recorder<String>()
         let second = Recorder<String>()
-        let normalising = broadcaster.addHandler(for: ThemeEvent.self, isolation: nil) { @Sendable event in
+        let normalising = broadcaster.addHandler(for: ThemeEvent.self) { @Sendable event in
             first.append(event.name)
             if event.name == "system" { broadcaster.post(ThemeEvent(name: "dark"), sticky: true) }
         }
-        let following = broadcaster.addHandler(for: ThemeEvent.self, isolation: nil) { @Sendable event in
+        let following = broadcaster.addHandler(for: ThemeEvent.self) { @Sendable event in
             second.append(event.name)
         }
 
@@ -133,7 +133,7 @@ struct StickyConvergenceTests {
         #expect(neverReturns(to: "system", after: "dark", in: second.all))
         #expect(broadcaster.stickyEvent(for: ThemeEvent.self) == ThemeEvent(name: "dark"))
         let late = Recorder<String>()
-        let lateToken = broadcaster.addHandler(for: ThemeEvent.self, receivingSticky: true, isolation: nil) {
+        let lateToken = broadcaster.addHandler(for: ThemeEvent.self, receivingSticky: true) {
             @Sendable event in
             late.append(event.name)
         }

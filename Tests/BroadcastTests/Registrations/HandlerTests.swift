@@ -7,7 +7,7 @@ struct HandlerTests {
     func tokenLifetime() {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
-        var token: BroadcastToken? = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+        var token: BroadcastToken? = broadcaster.addHandler(for: SignedIn.self) {
             log.append("h(\($0.user))")
         }
         #expect(broadcaster.post(SignedIn(user: "a")) == 1)
@@ -21,7 +21,7 @@ struct HandlerTests {
     func cancel() {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
-        let token = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("h(\($0.user))") }
+        let token = broadcaster.addHandler(for: SignedIn.self) { log.append("h(\($0.user))") }
         broadcaster.post(SignedIn(user: "a"))
         token.cancel()
         token.cancel()
@@ -35,11 +35,11 @@ struct HandlerTests {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
         let holder = TokenHolder()
-        let first = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { event in
+        let first = broadcaster.addHandler(for: SignedIn.self) { event in
             log.append("first(\(event.user))")
             holder.token = nil  // releases the second handler mid-broadcast
         }
-        holder.token = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("second(\($0.user))") }
+        holder.token = broadcaster.addHandler(for: SignedIn.self) { log.append("second(\($0.user))") }
 
         let count = broadcaster.post(SignedIn(user: "x"))
 
@@ -57,7 +57,7 @@ struct HandlerTests {
         do {
             let owner = SpyListener("owner", log: log)
             weakOwner = owner
-            token = broadcaster.addHandler(for: Connectivity.self, owner: owner, isolation: nil) { owner, event in
+            token = broadcaster.addHandler(for: Connectivity.self, owner: owner) { owner, event in
                 owner.log.append("\(owner.name).online(\(event.isOnline))")
             }
             broadcaster.post(Connectivity(isOnline: true))
@@ -75,11 +75,11 @@ struct HandlerTests {
         let first = SpyListener("object1", log: log)
         let second = SpyListener("object2", log: log)
         broadcaster.addListener(first)
-        let tokenA = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+        let tokenA = broadcaster.addHandler(for: SignedIn.self) {
             log.append("closureA.signedIn(\($0.user))")
         }
         broadcaster.addListener(second)
-        let tokenB = broadcaster.addHandler(for: SignedIn.self, isolation: nil) {
+        let tokenB = broadcaster.addHandler(for: SignedIn.self) {
             log.append("closureB.signedIn(\($0.user))")
         }
 
@@ -91,12 +91,12 @@ struct HandlerTests {
         _ = (tokenA, tokenB)
     }
 
-    @Test("a handler added from the main actor runs on the main actor for a background post")
+    @Test("a handler called on the main actor runs there for a background post")
     @MainActor
-    func handlerIsolation() async {
+    func handlerCalledOnTheMainActor() async {
         let broadcaster = Broadcaster()
         let log = DeliveryLog()
-        let token = broadcaster.addHandler(for: SignedIn.self) { event in
+        let token = broadcaster.addHandler(for: SignedIn.self, calledOn: MainActor.shared) { event in
             MainActor.assertIsolated()
             log.append("main(\(event.user))")
         }
@@ -104,6 +104,23 @@ struct HandlerTests {
         await broadcaster.waitForScheduledDeliveries()
         #expect(made == 1)
         #expect(log.all == ["main(bg)"])
+        _ = token
+    }
+
+    @Test("a @Sendable handler runs where the post runs, whatever code registered it")
+    @MainActor
+    func sendableHandlerRunsWhereThePostRuns() async {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let token = broadcaster.addHandler(for: SignedIn.self) { event in
+            log.append("\(event.user)@\(MainQueueTag.isOnMainQueue ? "main queue" : "posting thread")")
+        }
+        let calledBeforeReturning = await Task.detached {
+            broadcaster.post(SignedIn(user: "bg"))
+            return log.all.count
+        }.value
+        #expect(calledBeforeReturning == 1)
+        #expect(log.all == ["bg@posting thread"])
         _ = token
     }
 }

@@ -28,7 +28,8 @@ struct ListenerRegistrationTests {
     @MainActor func boundToTheDeclaringActor() async {
         let broadcaster = Broadcaster()
         let greeter = PlainGreeter()
-        let registration = ListenerRegistration(greeter, for: Greeting.self, on: broadcaster)
+        let registration = ListenerRegistration(
+            greeter, for: Greeting.self, calledOn: MainActor.shared, on: broadcaster)
 
         await Task.detached { registration.start() }.value  // started from code isolated to no actor
         await Task.detached { broadcaster.greet("a") }.value  // broadcast from another thread
@@ -114,7 +115,7 @@ struct ListenerRegistrationTests {
         registrations.add(spy, for: Farewell.self, lifespan: .lifetime)
         registrations.add(spy, for: Greeting.self, lifespan: .visible)
         let editing = Lifespan.custom("editing")
-        registrations.addHandler(for: SignedIn.self, lifespan: editing, isolation: nil) {
+        registrations.addHandler(for: SignedIn.self, lifespan: editing) {
             log.append("handler.signedIn(\($0.user))")
         }
 
@@ -147,7 +148,7 @@ struct ListenerRegistrationTests {
         let spy = SpyListener("a", log: log)
         let registrations = ListenerRegistrations(broadcaster: broadcaster)
         let added = registrations.add(spy, for: Greeting.self)
-        let handler = registrations.addHandler(for: SignedIn.self, isolation: nil) {
+        let handler = registrations.addHandler(for: SignedIn.self) {
             log.append("handler.signedIn(\($0.user))")
         }
 
@@ -164,10 +165,10 @@ struct ListenerRegistrationTests {
         let log = DeliveryLog()
         let registrations = ListenerRegistrations(broadcaster: broadcaster)
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
-        registrations.addHandler(for: SignedIn.self, lifespan: .visible, receivingSticky: true, isolation: nil) {
+        registrations.addHandler(for: SignedIn.self, lifespan: .visible, receivingSticky: true) {
             log.append("sticky.\($0.user)")
         }
-        registrations.addHandler(for: SignedIn.self, lifespan: .visible, isolation: nil) {
+        registrations.addHandler(for: SignedIn.self, lifespan: .visible) {
             log.append("plain.\($0.user)")
         }
 
@@ -184,7 +185,7 @@ struct ListenerRegistrationTests {
         let log = DeliveryLog()
         let registrations = ListenerRegistrations(broadcaster: broadcaster)
         var owner: SpyListener? = SpyListener("owner", log: log)
-        registrations.addHandler(for: SignedIn.self, owner: owner!, isolation: nil) { owner, event in
+        registrations.addHandler(for: SignedIn.self, owner: owner!) { owner, event in
             log.append("\(owner.name).signedIn(\(event.user))")
         }
 

@@ -56,10 +56,10 @@ struct StickyBroadcastTests {
         let log = DeliveryLog()
         broadcaster.post(SignedIn(user: "ada"), sticky: true)
 
-        let token = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true, isolation: nil) {
+        let token = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true) {
             log.append("handler(\($0.user))")
         }
-        let quiet = broadcaster.addHandler(for: SignedIn.self, isolation: nil) { log.append("quiet(\($0.user))") }
+        let quiet = broadcaster.addHandler(for: SignedIn.self) { log.append("quiet(\($0.user))") }
         var iterator = broadcaster.events(of: SignedIn.self, receivingSticky: true).makeAsyncIterator()
         let first = await iterator.next()
 
@@ -70,7 +70,7 @@ struct StickyBroadcastTests {
         registration.start()
 
         broadcaster.clearStickyEvent(for: SignedIn.self)
-        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true, isolation: nil) {
+        let afterClear = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true) {
             log.append("cleared(\($0.user))")
         }
 

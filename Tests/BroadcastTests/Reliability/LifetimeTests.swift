@@ -186,10 +186,10 @@ struct ReliabilityLifetimeTests {
             weakBroadcaster = broadcaster
             let captured = LifePayload()
             weakCaptured = captured
-            token = broadcaster.addHandler(for: Int.self, isolation: nil) { _ in withExtendedLifetime(captured) {} }
+            token = broadcaster.addHandler(for: Int.self) { _ in withExtendedLifetime(captured) {} }
             let owner = LifeSpy()
             weakOwner = owner
-            ownerToken = broadcaster.addHandler(for: Int.self, owner: owner, isolation: nil) { owner, _ in owner.ping(0)
+            ownerToken = broadcaster.addHandler(for: Int.self, owner: owner) { owner, _ in owner.ping(0)
             }
             #expect(broadcaster.registrationCount == 2)
         }

@@ -227,7 +227,7 @@ struct ActorTests {
             func join(_ broadcaster: Broadcaster) {
                 let member = Member(room: self, log: log)
                 self.member = member
-                broadcaster.addListener(member)  // registered on this actor
+                broadcaster.addListener(member, calledOn: self)
             }
         }
 
@@ -262,7 +262,7 @@ struct ActorTests {
             func join(_ broadcaster: Broadcaster, log: EventLog) {
                 let member = Member(log: log)
                 self.member = member
-                broadcaster.addListener(member)  // registered on this actor
+                broadcaster.addListener(member, calledOn: self)
             }
         }
 

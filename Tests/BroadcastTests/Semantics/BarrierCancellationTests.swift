@@ -103,6 +103,6 @@ actor HeldActor {
     func register(_ target: any Ping & Sendable, with broadcaster: Broadcaster) {
         let listener = ActorBoundPing(forwardingTo: target)
         bound.append(listener)
-        broadcaster.addListener(listener)
+        broadcaster.addListener(listener, calledOn: self)
     }
 }

@@ -71,7 +71,7 @@ struct SendableListenerTests {
         let broadcaster = Broadcaster()
         let target = ThreadRecordingPing()
         let bound = ActorBoundPing(forwardingTo: target)
-        broadcaster.addListener(bound)
+        broadcaster.addListener(bound, calledOn: MainActor.shared)
         let calledBeforeReturning = await ActorTests.onNewThread {
             broadcaster.ping(1)
             return target.threads.withLock { $0.count }

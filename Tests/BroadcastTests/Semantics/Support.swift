@@ -63,9 +63,8 @@ final class CountingPing: Ping, Sendable {
     func ping(_ n: Int) { calls.increment() }
 }
 
-/// A listener that is not `Sendable`, so it is bound to the actor whose code
-/// registers it (a `Sendable` one would be called where the broadcast runs);
-/// it forwards each call to `target`.
+/// A listener that is not `Sendable`, so it registers with the actor that
+/// calls it named (`calledOn:`); it forwards each call to `target`.
 final class ActorBoundPing: Ping {
     let target: any Ping & Sendable
     init(forwardingTo target: any Ping & Sendable) { self.target = target }
