@@ -45,6 +45,22 @@ import Testing
         #expect(rig.broadcaster.stickyEvent(for: ConnectedScenes.self) == model.received.last)
     }
 
+    /// Posted from another thread, the changes reach a main-actor model (an
+    /// `EventListener` conformance isolated to the main actor) on the main
+    /// actor, in order.
+    @Test func aMainActorModelReceivesChangesPostedFromAnotherThread() async {
+        let rig = Rig()
+        let model = await MainActor.run {
+            let model = ConnectedScenesSpy()
+            rig.broadcaster.addListener(model)
+            return model
+        }
+        let simulator = rig.simulator
+        await Task.detached { simulator.connect(phone) }.value
+        await rig.broadcaster.waitForScheduledDeliveries()
+        #expect(await model.aggregateStates == [.background, .inactive, .active])
+    }
+
     /// One window goes to the background while the other stays active: the
     /// app stays active until the last one leaves.
     @Test @MainActor func oneSceneBackgrounded() {
