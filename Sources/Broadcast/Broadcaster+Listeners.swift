@@ -14,7 +14,7 @@ extension Broadcaster {
     /// PostCreationListener`) can be used only on that actor, so its calls go
     /// to the actor the listener registered from. To keep a listener on an
     /// actor whatever its conformance, name the actor:
-    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)``.
+    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)-(AnyObject,_,_,_,_)``.
     ///
     /// A listener that is not `Sendable` does not compile here ("type 'Log'
     /// does not conform to the 'Sendable' protocol"): every broadcasting
@@ -69,7 +69,9 @@ extension Broadcaster {
     /// method). A broadcast made on `actor` calls it at once; one made
     /// anywhere else schedules the call there, behind the calls scheduled
     /// before it (``waitForScheduledDeliveries()`` waits for them). The
-    /// registering code runs on `actor`: from elsewhere, `await` the call.
+    /// registering code runs on `actor` (from elsewhere, `await` the call);
+    /// a `Sendable` listener may be registered from any code, through the
+    /// other `calledOn:` form, which the compiler picks for it.
     ///
     /// Everything else is as in the `Sendable` form: held weakly, added once,
     /// reported in a debug build if nothing else keeps it alive.
@@ -100,12 +102,48 @@ extension Broadcaster {
             fileID: fileID, line: line)
     }
 
+    /// Registers the `Sendable` `listener` so that it is only ever called on
+    /// `actor`, from any code.
+    ///
+    /// The same registration as
+    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)-(AnyObject,_,_,_,_)``: a `Sendable`
+    /// listener may be handed to `actor` from anywhere, so the registering
+    /// code need not run there.
+    ///
+    /// - Parameters:
+    ///   - listener: The object to call.
+    ///   - actor: The actor every call runs on.
+    ///   - receivingSticky: Whether to call `listener` with the latest
+    ///     sticky broadcast of each protocol it conforms to, on `actor`.
+    ///     Ignored if it was already registered.
+    ///   - fileID: Where the call is, for the debug-build report; leave the
+    ///     default.
+    ///   - line: Where the call is, for the debug-build report; leave the
+    ///     default.
+    /// - Returns: `true` if `listener` was registered; `false` if it was
+    ///   refused.
+    @discardableResult
+    public func addListener(
+        _ listener: consuming any AnyObject & Sendable,
+        calledOn actor: any Actor,
+        receivingSticky: Bool = false,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        // This form takes no `isolation:` (an extra parameter would make the
+        // compiler prefer the other `calledOn:` form), so the replays are
+        // planned as from code isolated to no actor: they go to `actor`.
+        add(
+            consume listener, isSendable: false, receivingSticky: receivingSticky, isolation: actor,
+            registeringFrom: nil, fileID: fileID, line: line)
+    }
+
     /// Registers `listener` for every broadcast to a protocol it conforms to,
     /// recording the caller's isolation, in the Swift 5 language mode.
     ///
     /// In the Swift 6 language mode, the compiler checks what may call a
     /// listener: this form is replaced by the `Sendable` one and by
-    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)``.
+    /// ``addListener(_:calledOn:receivingSticky:fileID:line:)-(AnyObject,_,_,_,_)``.
     ///
     /// - Parameters:
     ///   - listener: The object to call.
@@ -141,7 +179,8 @@ extension Broadcaster {
         _ listener: consuming AnyObject,
         isSendable: Bool,
         receivingSticky: Bool,
-        isolation: isolated (any Actor)?,
+        isolation: (any Actor)?,
+        registeringFrom caller: isolated (any Actor)? = #isolation,
         fileID: StaticString,
         line: UInt
     ) -> Bool {
@@ -154,7 +193,7 @@ extension Broadcaster {
             let entry = ListenerEntry(
                 object: copy listener, isolation: isolation, onlyProtocol: nil, isSendable: isSendable,
                 registrationSite: site)
-            register(entry, receivingSticky: receivingSticky, from: isolation)
+            register(entry, receivingSticky: receivingSticky, from: caller)
         }
         // Lets go of the caller's reference here rather than after returning,
         // so that an object nothing else holds is released now, where the

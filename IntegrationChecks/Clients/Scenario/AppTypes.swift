@@ -98,7 +98,7 @@ final class Archive: PostCreationListener, Sendable {
 }
 
 /// Listens to nothing: never called, never counted.
-final class Bystander {}
+final class Bystander: Sendable {}
 
 /// A screen that listens to posts only while visible.
 @MainActor

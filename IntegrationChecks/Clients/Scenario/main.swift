@@ -73,9 +73,9 @@ checks.expect(log.calls.count == 2, "both calls made when waitForScheduledDelive
 
 // 4. Sticky event values: a late handler receives the latest at once.
 broadcaster.post(SignedIn(name: "Ada"), sticky: true)
-var greeted: [String] = []
-let greeting = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true) { greeted.append($0.name) }
-checks.expect(greeted == ["Ada"], "a late handler gets the sticky event at once")
+let greeted = CallLog()
+let greeting = broadcaster.addHandler(for: SignedIn.self, receivingSticky: true) { greeted.record($0.name) }
+checks.expect(greeted.calls == ["Ada (main queue)"], "a late handler gets the sticky event at once, where it registers")
 checks.expect(broadcaster.stickyEvent(for: SignedIn.self)?.name == "Ada", "stickyEvent(for:) reads it")
 
 // 5. events(of:) yields posted values in order.

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// print(broadcaster.deliveryExplanation(for: screen, to: PostCreationListener.self))
-/// // scheduled on MainActor if it conforms there: its conformance can only be checked on that actor
+/// // scheduled on MainActor if it conforms there: its conformance can be used only on that actor, where it registered
 /// ```
 ///
 /// Compare with `==` (`explanation == .scheduled(on: MainActor.shared)`), or

@@ -62,8 +62,9 @@ public final class ListenerRegistration: Sendable {
     ///
     /// Any listener, `Sendable` or not: its calls run on `actor` whatever
     /// code calls ``start(isolation:)`` (and the registration does not start
-    /// once `actor` is gone). The declaring code runs on `actor`: from
-    /// elsewhere, `await` the call.
+    /// once `actor` is gone). The declaring code runs on `actor` (from
+    /// elsewhere, `await` the call); a `Sendable` listener may be declared
+    /// from any code, through the other `calledOn:` form.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -77,6 +78,35 @@ public final class ListenerRegistration: Sendable {
         _ listener: AnyObject,
         for listenerType: P.Type,
         calledOn actor: isolated any Actor,
+        lifespan: Lifespan = .lifetime,
+        on broadcaster: Broadcaster = .shared,
+        receivingSticky: Bool = false
+    ) {
+        self.init(
+            target: .weak(WeakListener(listener)), protocolType: P.self, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky, isSendable: false, boundTo: actor)
+    }
+
+    /// Declares that the `Sendable` `listener` listens to broadcasts to
+    /// `listenerType` during `lifespan`, only ever called on `actor`, without
+    /// starting; from any code.
+    ///
+    /// The same registration as
+    /// ``init(_:for:calledOn:lifespan:on:receivingSticky:)-(AnyObject,_,_,_,_,_)``:
+    /// a `Sendable` listener may be handed to `actor` from anywhere.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - actor: The actor every call runs on; held weakly.
+    ///   - lifespan: When to listen, for ``ListenerRegistrations``.
+    ///   - broadcaster: Where to listen.
+    ///   - receivingSticky: Whether each start delivers the sticky broadcast
+    ///     to `listenerType`, if one is kept.
+    public convenience init<P>(
+        _ listener: any AnyObject & Sendable,
+        for listenerType: P.Type,
+        calledOn actor: any Actor,
         lifespan: Lifespan = .lifetime,
         on broadcaster: Broadcaster = .shared,
         receivingSticky: Bool = false

@@ -75,8 +75,9 @@ public final class ListenerRegistrations: Sendable {
     ///
     /// A ``Lifespan/lifetime`` registration (the default) starts at once.
     /// Any listener, `Sendable` or not: its calls run on `actor` whatever code
-    /// starts the registration later. The declaring code runs on `actor`:
-    /// from elsewhere, `await` the call.
+    /// starts the registration later. The declaring code runs on `actor`
+    /// (from elsewhere, `await` the call); a `Sendable` listener may be
+    /// declared from any code, through the other `calledOn:` form.
     ///
     /// - Parameters:
     ///   - listener: Held weakly.
@@ -92,6 +93,37 @@ public final class ListenerRegistrations: Sendable {
         _ listener: AnyObject,
         for listenerType: P.Type,
         calledOn actor: isolated any Actor,
+        lifespan: Lifespan = .lifetime,
+        receivingSticky: Bool = false
+    ) -> ListenerRegistration {
+        let registration = ListenerRegistration(
+            listener, for: P.self, calledOn: actor, lifespan: lifespan, on: broadcaster,
+            receivingSticky: receivingSticky)
+        add(registration)
+        return registration
+    }
+
+    /// Declares that the `Sendable` `listener` listens to `listenerType`
+    /// during `lifespan`, only ever called on `actor`; from any code.
+    ///
+    /// The same registration as
+    /// ``add(_:for:calledOn:lifespan:receivingSticky:)-(AnyObject,_,_,_,_)``:
+    /// a `Sendable` listener may be handed to `actor` from anywhere.
+    ///
+    /// - Parameters:
+    ///   - listener: Held weakly.
+    ///   - listenerType: The one protocol to receive broadcasts to.
+    ///   - actor: The actor every call runs on; held weakly.
+    ///   - lifespan: When to listen.
+    ///   - receivingSticky: Whether each start delivers the sticky broadcast
+    ///     to `listenerType`, if one is kept.
+    /// - Returns: The registration, for callers that start and stop it
+    ///   individually.
+    @discardableResult
+    public func add<P>(
+        _ listener: any AnyObject & Sendable,
+        for listenerType: P.Type,
+        calledOn actor: any Actor,
         lifespan: Lifespan = .lifetime,
         receivingSticky: Bool = false
     ) -> ListenerRegistration {

@@ -122,6 +122,7 @@ struct DiagnosticsDocCommentTests {
         }.value
         #expect(
             printed
-                == "scheduled on MainActor if it conforms there: its conformance can only be checked on that actor")
+                == "scheduled on MainActor if it conforms there: "
+                + "its conformance can be used only on that actor, where it registered")
     }
 }

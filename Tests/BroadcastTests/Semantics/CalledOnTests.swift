@@ -51,9 +51,38 @@ struct CalledOnTests {
         let worker = QueueActor()
         let listener = PlaceRecordingPing(worker: worker)
         broadcaster.broadcast(to: Ping.self, sticky: true) { $0.ping(4) }
-        await broadcaster.addListener(listener, calledOn: worker, receivingSticky: true)
+        broadcaster.addListener(listener, calledOn: worker, receivingSticky: true)
         await broadcaster.waitForScheduledDeliveries()
         #expect(listener.places.all == ["4@worker"])
+    }
+
+    @Test func aSendableListenerIsHandedToItsActorFromCodeIsolatedToNoActor() async {
+        let broadcaster = Broadcaster()
+        let worker = QueueActor()
+        let listener = PlaceRecordingPing(worker: worker)
+        let calledBeforeReturning = await onNewThread {
+            // Synchronous, no `await`: a Sendable listener may be handed over.
+            broadcaster.addListener(listener, calledOn: worker)
+            let registrations = ListenerRegistrations(broadcaster: broadcaster)
+            registrations.add(listener, for: Ping.self, calledOn: worker)  // the same object: one call per broadcast
+            broadcaster.ping(7)
+            withExtendedLifetime(registrations) {}
+            return listener.places.all.count
+        }
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(calledBeforeReturning == 0)
+        #expect(listener.places.all == ["7@worker"])
+    }
+
+    @Test func aListenerThatIsNotSendableRegisteredByAwaitingItsActorIsReplayedThere() async {
+        let broadcaster = Broadcaster()
+        let worker = QueueActor()
+        let places = EventLog()
+        broadcaster.broadcast(to: Ping.self, sticky: true) { $0.ping(8) }
+        await worker.registerPlain(recordingIn: places, with: broadcaster)
+        broadcaster.ping(9)
+        await broadcaster.waitForScheduledDeliveries()
+        #expect(places.all == ["8@worker", "9@worker"])
     }
 
     @Test func aHandlerCalledOnAWorkerRunsThere() async {
@@ -100,6 +129,16 @@ actor QueueActor {
         broadcaster.addListener(listener, calledOn: self)
     }
 
+    /// Registers a listener that is not `Sendable`, which only this actor's
+    /// code may hand over; the actor keeps it.
+    func registerPlain(recordingIn places: EventLog, with broadcaster: Broadcaster) {
+        let listener = ActorBoundPing(forwardingTo: PlaceLoggingPing(places))
+        plain.append(listener)
+        broadcaster.addListener(listener, calledOn: self, receivingSticky: true)
+    }
+
+    private var plain: [ActorBoundPing] = []
+
     func registerWithoutNamingItself(_ listener: PlaceRecordingPing, with broadcaster: Broadcaster) {
         broadcaster.addListener(listener)
     }
@@ -144,6 +183,13 @@ final class TaggedQueueExecutor: SerialExecutor, Sendable {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
     }
+}
+
+/// Records where each call runs into a shared log.
+final class PlaceLoggingPing: Ping, Sendable {
+    let places: EventLog
+    init(_ places: EventLog) { self.places = places }
+    func ping(_ n: Int) { places.record("\(n)@\(QueueActor.isRunningOnAWorker ? "worker" : "elsewhere")") }
 }
 
 /// A `Sendable` listener that records where each call runs: on a
