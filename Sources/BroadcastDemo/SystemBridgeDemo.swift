@@ -80,12 +80,71 @@ func runSystemBridgeDemo() async {
     step("A screen joining late asks for the current state")
     let lateScreen = SystemBridgeDemoLateScreen()
     broadcaster.addListener(lateScreen, receivingSticky: true)
+
+    runSceneSteps(broadcaster: broadcaster, simulator: simulator, bridge: bridge)
     bridge.stop()
     step("The bridge is stopped; posting again does nothing")
     simulator.enterBackground()
     await broadcaster.waitForScheduledDeliveries()
     report("(no listener was called)")
     withExtendedLifetime((downloader, compose, lateScreen)) {}
+}
+
+/// Two windows and an AirPlay display: a window's screen hears its own scene
+/// only, and a render loop that starts late is told the state of every scene.
+@MainActor
+private func runSceneSteps(
+    broadcaster: Broadcaster, simulator: SystemNotificationSimulator, bridge: SystemNotificationBridge
+) {
+    let editor = SceneIdentity(persistentIdentifier: "editor-window")
+    let notes = SceneIdentity(persistentIdentifier: "notes-window")
+    let display = SceneIdentity(persistentIdentifier: "airplay-display")
+    let notesScreen = SystemBridgeDemoWindowScreen(following: notes)
+    broadcaster.addListener(notesScreen)
+
+    step("Two windows connect; the notes window goes to the background (its screen hears only its own scene)")
+    simulator.connect(editor)
+    simulator.connect(notes)
+    simulator.enterBackground(notes)
+    step("An AirPlay display connects: it enters the foreground but never activates")
+    simulator.sceneWillConnect(display)
+    simulator.sceneWillEnterForeground(display)
+    step("The editor window goes to the background too")
+    simulator.enterBackground(editor)
+    report("Bridge           app's scenes \(bridge.connectedScenes.aggregateState) (the AirPlay display still shows)")
+
+    step("A render loop starting late asks for the connected scenes")
+    let renderLoop = SystemBridgeDemoRenderLoop()
+    broadcaster.addListener(renderLoop, receivingSticky: true)
+    withExtendedLifetime((notesScreen, renderLoop)) {}
+}
+
+/// A window's screen: it follows its own scene only.
+@MainActor
+private final class SystemBridgeDemoWindowScreen {
+    let followedScene: SceneIdentity?
+    init(following scene: SceneIdentity) { followedScene = scene }
+}
+
+extension SystemBridgeDemoWindowScreen: @MainActor SceneListener {
+    func sceneDidActivate(_ scene: SceneIdentity) { report("Notes screen     \(scene.persistentIdentifier) active") }
+    func sceneDidEnterBackground(_ scene: SceneIdentity) {
+        report("Notes screen     \(scene.persistentIdentifier) in the background, draft saved")
+    }
+}
+
+/// Runs while any scene is active; learns the scenes from the bridge's
+/// sticky `ConnectedScenes`.
+@MainActor
+private final class SystemBridgeDemoRenderLoop {}
+
+extension SystemBridgeDemoRenderLoop: @MainActor EventListener {
+    func receive(_ scenes: ConnectedScenes) {
+        let states = scenes.states.map { "\($0.key.persistentIdentifier) \($0.value)" }.sorted()
+        report(
+            "Render loop      \(states.joined(separator: ", ")): app's scenes \(scenes.aggregateState), "
+                + (scenes.aggregateState == .active ? "running" : "paused"))
+    }
 }
 
 /// A screen that registers after the app became active.

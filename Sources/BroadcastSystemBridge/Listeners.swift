@@ -108,3 +108,74 @@ extension ApplicationStateListener {
     /// Does nothing; implement it to react.
     public func applicationDidReceiveMemoryWarning() {}
 }
+
+/// Receives the scene life-cycle events of one scene, or of every scene, as
+/// typed calls that name the scene.
+///
+/// ``followedScene`` says which: `nil` follows every scene; a
+/// ``SceneIdentity`` follows that scene alone, and the calls about other
+/// scenes are not made. The requirement has no default, so that each
+/// listener says which scenes it follows: a per-scene object that forgot to
+/// filter would react to every other window's life cycle.
+///
+/// ```swift
+/// @MainActor final class DocumentScreen {
+///     let followedScene: SceneIdentity?  // its own scene only
+///     init(scene: SceneIdentity, broadcaster: Broadcaster) {
+///         followedScene = scene
+///         broadcaster.addListener(self, receivingSticky: true)
+///     }
+/// }
+///
+/// extension DocumentScreen: @MainActor SceneListener {
+///     func sceneDidEnterBackground(_ scene: SceneIdentity) { saveDraft() }
+/// }
+/// ```
+///
+/// Not actor-isolated, like ``ApplicationStateListener``: a model object can
+/// conform, and UI code conforms with an isolated conformance, as above
+/// (inferred for a main-actor class in a module whose default isolation is
+/// the main actor). A ``SystemNotificationBridge`` delivers the calls on the main actor,
+/// whatever thread posted the notification, and reads ``followedScene``
+/// there, at each call. Registered with `receivingSticky: true`, a listener
+/// is told the state of each connected scene it follows at once, as the
+/// latest event that scene got. Every method has an empty default
+/// implementation.
+public protocol SceneListener: AnyObject {
+    /// The scene whose events this listener receives; `nil` for every
+    /// scene's.
+    var followedScene: SceneIdentity? { get }
+
+    /// UIKit is adding the scene to the app (`UISceneWillConnectNotification`):
+    /// a new scene, or one that had disconnected, connecting again.
+    func sceneWillConnect(_ scene: SceneIdentity)
+    /// The scene is on screen and receives events (`UISceneDidActivateNotification`).
+    func sceneDidActivate(_ scene: SceneIdentity)
+    /// The scene is about to stop receiving events (`UISceneWillDeactivateNotification`).
+    func sceneWillDeactivate(_ scene: SceneIdentity)
+    /// The scene is about to run in the foreground
+    /// (`UISceneWillEnterForegroundNotification`). A scene that never
+    /// receives events, such as an AirPlay or external-display scene, stops
+    /// here, short of did activate.
+    func sceneWillEnterForeground(_ scene: SceneIdentity)
+    /// The scene is no longer on screen (`UISceneDidEnterBackgroundNotification`).
+    func sceneDidEnterBackground(_ scene: SceneIdentity)
+    /// UIKit removed the scene from the app (`UISceneDidDisconnectNotification`),
+    /// which may connect it again later with the same identity.
+    func sceneDidDisconnect(_ scene: SceneIdentity)
+}
+
+extension SceneListener {
+    /// Does nothing; implement it to react.
+    public func sceneWillConnect(_ scene: SceneIdentity) {}
+    /// Does nothing; implement it to react.
+    public func sceneDidActivate(_ scene: SceneIdentity) {}
+    /// Does nothing; implement it to react.
+    public func sceneWillDeactivate(_ scene: SceneIdentity) {}
+    /// Does nothing; implement it to react.
+    public func sceneWillEnterForeground(_ scene: SceneIdentity) {}
+    /// Does nothing; implement it to react.
+    public func sceneDidEnterBackground(_ scene: SceneIdentity) {}
+    /// Does nothing; implement it to react.
+    public func sceneDidDisconnect(_ scene: SceneIdentity) {}
+}

@@ -1,6 +1,7 @@
-// Platform constants only: notification names, userInfo keys and the one
-// platform-specific way to box a CGRect in an NSValue. Everything that
-// interprets them is platform-independent and tested on Linux.
+// Platform constants only: notification names, userInfo keys, the one
+// platform-specific way to box a CGRect in an NSValue, and the one way to read
+// a UIScene's identity. Everything that interprets them is
+// platform-independent and tested on Linux.
 //
 // Names are spelled as raw strings on every platform. Each equals the name of
 // the Objective-C symbol, which is also the raw value of UIKit's and AppKit's
@@ -54,6 +55,31 @@ enum PlatformNames {
     static let didEnterBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
     static let willEnterForeground = Notification.Name("UIApplicationWillEnterForegroundNotification")
     static let didReceiveMemoryWarning = Notification.Name("UIApplicationDidReceiveMemoryWarningNotification")
+
+    // MARK: Scenes (posted by UIKit on iOS, Mac Catalyst, tvOS and visionOS, with the `UIScene` as object)
+
+    static let sceneWillConnect = Notification.Name("UISceneWillConnectNotification")
+    static let sceneDidActivate = Notification.Name("UISceneDidActivateNotification")
+    static let sceneWillDeactivate = Notification.Name("UISceneWillDeactivateNotification")
+    static let sceneWillEnterForeground = Notification.Name("UISceneWillEnterForegroundNotification")
+    static let sceneDidEnterBackground = Notification.Name("UISceneDidEnterBackgroundNotification")
+    static let sceneDidDisconnect = Notification.Name("UISceneDidDisconnectNotification")
+
+    #if canImport(UIKit) && !os(watchOS)
+        /// The persistent identifier of the session of the `UIScene` in
+        /// `object`, if any.
+        ///
+        /// `UIScene` is main-actor isolated, and UIKit posts its
+        /// notifications on the main thread; elsewhere there is nothing to read.
+        static func scenePersistentIdentifier(of object: Any?) -> String? {
+            guard let scene = object as? UIScene, Thread.isMainThread else { return nil }
+            return MainActor.assumeIsolated { scene.session.persistentIdentifier }
+        }
+    #else
+        /// No `UIScene` here: only ``SystemNotificationSimulator`` posts scene
+        /// notifications, with a ``SceneIdentity`` as object.
+        static func scenePersistentIdentifier(of object: Any?) -> String? { nil }
+    #endif
 
     // MARK: CGRect in NSValue
 

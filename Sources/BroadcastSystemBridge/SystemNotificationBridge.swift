@@ -2,9 +2,9 @@ import Broadcast
 import Foundation
 import Synchronization
 
-/// Turns the system's keyboard and application notifications into typed
-/// broadcasts: ``KeyboardListener`` and ``ApplicationStateListener`` calls,
-/// delivered on the main actor.
+/// Turns the system's keyboard, application and scene notifications into
+/// typed broadcasts: ``KeyboardListener``, ``ApplicationStateListener`` and
+/// ``SceneListener`` calls, delivered on the main actor.
 ///
 /// ```swift
 /// let bridge = SystemNotificationBridge(broadcaster: broadcaster, notificationCenter: .default)
@@ -15,9 +15,9 @@ import Synchronization
 ///   and they hold the bridge weakly). Keep it alive as long as you want
 ///   events, for example in the app delegate. A delivery already scheduled
 ///   when it stops still runs.
-/// - **Threads.** Keyboard and application events are delivered on the main
-///   actor whatever thread posted the notification: at once when posted on
-///   the main actor, otherwise scheduled there in posting order. A
+/// - **Threads.** Keyboard, application and scene events are delivered on
+///   the main actor whatever thread posted the notification: at once when
+///   posted on the main actor, otherwise scheduled there in posting order. A
 ///   non-isolated listener (a `Downloader`) is therefore called on the main
 ///   actor too.
 /// - **State.** The bridge remembers the latest ``applicationState`` and
@@ -31,6 +31,12 @@ import Synchronization
 ///   to it (`applicationDidBecomeActive()`, `keyboardDidShow(_:)`, …): on the
 ///   main actor, before the call returns when made there, otherwise
 ///   scheduled there behind the events already scheduled.
+/// - **Scenes.** Each scene notification is delivered with the
+///   ``SceneIdentity`` of its scene, to the ``SceneListener``s that follow
+///   that scene; the bridge keeps every connected scene's state as
+///   ``connectedScenes``, posted as the sticky ``ConnectedScenes`` event.
+///   A scene notification whose object identifies no scene is not delivered
+///   (see ``connectedScenes``).
 /// - **Several bridges.** Bridges are independent: two bridges on one center
 ///   feeding different broadcasters each deliver to their own listeners; two
 ///   bridges feeding the same broadcaster deliver every event twice. Create
@@ -45,12 +51,13 @@ public final class SystemNotificationBridge: Sendable {
     /// `queue: nil` (so a main-thread post reaches main-actor listeners before
     /// it returns), removed by ``stop()`` and on release.
     private let observation: NotificationObservation
-    private let state: PlatformMutex<BridgeState>
+    /// Also read and written by the scene delivery, in its own file.
+    let state: PlatformMutex<BridgeState>
     /// Ends the application-state streams this bridge handed out, by key.
     private let streamFinishers = PlatformMutex<(nextKey: Int, finishers: [Int: @Sendable () -> Void])>((0, [:]))
 
-    /// Starts observing `notificationCenter` and delivering its keyboard and
-    /// application notifications through `broadcaster`.
+    /// Starts observing `notificationCenter` and delivering its keyboard,
+    /// application and scene notifications through `broadcaster`.
     ///
     /// - Parameters:
     ///   - broadcaster: Where listeners are registered.
@@ -100,7 +107,8 @@ public final class SystemNotificationBridge: Sendable {
     ///
     /// Does nothing while observing; `init` already starts.
     public func start() {
-        observation.start(observing: SystemEvent.observedNames) { [weak self] notification in
+        observation.start(observing: SystemEvent.observedNames + SceneEvent.observedNames) {
+            [weak self] notification in
             self?.receive(notification)
         }
     }
@@ -157,6 +165,9 @@ public final class SystemNotificationBridge: Sendable {
     // MARK: - Delivery
 
     private func receive(_ notification: Notification) {
+        if let event = SceneEvent(notificationName: notification.name) {
+            return receive(event, about: notification)
+        }
         guard let event = SystemEvent(notification: notification) else { return }
         switch event {
         case .application(let event):
@@ -212,4 +223,5 @@ public final class SystemNotificationBridge: Sendable {
 struct BridgeState {
     var application: ApplicationState?
     var keyboard: KeyboardState = .hidden
+    var scenes = LatestSceneEvents()
 }

@@ -1,14 +1,15 @@
 import Foundation
 
-/// Posts realistic keyboard and application notifications to a
+/// Posts realistic keyboard, application and scene notifications to a
 /// `NotificationCenter`, so apps can test their listeners on any platform,
 /// without UIKit.
 ///
 /// Names are those a ``SystemNotificationBridge`` observes on the platform;
 /// keyboard `userInfo` has UIKit's shape (frames as `NSValue`, numbers as
-/// `NSNumber`). Posting is synchronous; the bridge then delivers on the main
-/// actor, so await `broadcaster.waitForScheduledDeliveries()` before checking
-/// listeners.
+/// `NSNumber`); a scene notification's object is the scene's
+/// ``SceneIdentity``, where UIKit puts the `UIScene`. Posting is synchronous;
+/// the bridge then delivers on the main actor, so await
+/// `broadcaster.waitForScheduledDeliveries()` before checking listeners.
 ///
 /// ```swift
 /// let center = NotificationCenter()
@@ -51,6 +52,18 @@ public struct SystemNotificationSimulator: Sendable {
     /// The notification the system would post for `event`.
     public static func notification(_ event: ApplicationEvent) -> Notification {
         Notification(name: event.notificationName, object: nil, userInfo: nil)
+    }
+
+    /// Posts the notification for `event` about `scene`.
+    public func post(_ event: SceneEvent, for scene: SceneIdentity) {
+        center.post(Self.notification(event, for: scene))
+    }
+
+    /// The notification for `event` about `scene`: `scene` as its object (a
+    /// bridge reads a `UIScene`'s identity from the object of UIKit's), no
+    /// `userInfo`.
+    public static func notification(_ event: SceneEvent, for scene: SceneIdentity) -> Notification {
+        Notification(name: event.notificationName, object: scene, userInfo: nil)
     }
 
     /// Posts `UIKeyboardWillShowNotification` for a keyboard sliding up from
@@ -128,6 +141,19 @@ public struct SystemNotificationSimulator: Sendable {
     /// Posts `UIApplicationDidReceiveMemoryWarningNotification`.
     public func applicationDidReceiveMemoryWarning() { post(.didReceiveMemoryWarning) }
 
+    /// Posts `UISceneWillConnectNotification` for `scene`.
+    public func sceneWillConnect(_ scene: SceneIdentity) { post(.willConnect, for: scene) }
+    /// Posts `UISceneDidActivateNotification` for `scene`.
+    public func sceneDidActivate(_ scene: SceneIdentity) { post(.didActivate, for: scene) }
+    /// Posts `UISceneWillDeactivateNotification` for `scene`.
+    public func sceneWillDeactivate(_ scene: SceneIdentity) { post(.willDeactivate, for: scene) }
+    /// Posts `UISceneWillEnterForegroundNotification` for `scene`.
+    public func sceneWillEnterForeground(_ scene: SceneIdentity) { post(.willEnterForeground, for: scene) }
+    /// Posts `UISceneDidEnterBackgroundNotification` for `scene`.
+    public func sceneDidEnterBackground(_ scene: SceneIdentity) { post(.didEnterBackground, for: scene) }
+    /// Posts `UISceneDidDisconnectNotification` for `scene`.
+    public func sceneDidDisconnect(_ scene: SceneIdentity) { post(.didDisconnect, for: scene) }
+
     // MARK: - Sequences, in the order iOS posts them
 
     /// Posts a whole keyboard appearance: will change frame, will show, did
@@ -160,6 +186,32 @@ public struct SystemNotificationSimulator: Sendable {
     public func enterForeground() {
         applicationWillEnterForeground()
         applicationDidBecomeActive()
+    }
+
+    /// Posts the connection of a scene the user opened, for `scene`: will
+    /// connect, will enter foreground, did activate.
+    ///
+    /// An AirPlay or external-display scene stops after will enter
+    /// foreground; post ``sceneWillConnect(_:)`` and
+    /// ``sceneWillEnterForeground(_:)`` for one.
+    public func connect(_ scene: SceneIdentity) {
+        for event in [SceneEvent.willConnect, .willEnterForeground, .didActivate] { post(event, for: scene) }
+    }
+
+    /// Posts a move of `scene` to the background: will deactivate, did enter
+    /// background.
+    ///
+    /// Scene notifications only: the application's, which UIKit also posts
+    /// in an app with scenes when the app as a whole moves, come from
+    /// ``enterBackground()``.
+    public func enterBackground(_ scene: SceneIdentity) {
+        for event in [SceneEvent.willDeactivate, .didEnterBackground] { post(event, for: scene) }
+    }
+
+    /// Posts a return of `scene` to the foreground: will enter foreground,
+    /// did activate.
+    public func enterForeground(_ scene: SceneIdentity) {
+        for event in [SceneEvent.willEnterForeground, .didActivate] { post(event, for: scene) }
     }
 
     // MARK: - Shapes
