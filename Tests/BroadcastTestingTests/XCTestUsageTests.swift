@@ -26,7 +26,8 @@ final class XCTestUsageTests: XCTestCase {
         recorder.record(1)
 
         do {
-            try await recorder.waitForValues(count: 2, timeout: .milliseconds(50), fileID: "AppTests/Sync.swift", line: 9)
+            try await recorder.waitForValues(
+                count: 2, timeout: .milliseconds(50), fileID: "AppTests/Sync.swift", line: 9)
             XCTFail("the wait returned without its second value")
         } catch {
             XCTAssertEqual("\(error)", "AppTests/Sync.swift:9: expected 2 values within 0.05 seconds; 1 arrived: [1]")
