@@ -21,9 +21,11 @@ nonisolated final class PostSpy: PostCreationListener, Sendable {
 }
 // End of the sample.
 
-/// The article's spy as a user's test suite meets it: called from four tasks
-/// at once while the test reads it. `scripts/sanitizers thread` runs this
-/// suite, so a report from the spy fails CI.
+/// The article's spy as a user's test suite meets it.
+///
+/// Called from four tasks at once while another task reads it.
+/// `scripts/sanitizers thread` runs this suite, so a report from the spy
+/// fails CI.
 @Suite("The article's spy under concurrent broadcasts", .timeLimit(.minutes(1)))
 struct ArticleSpyTests {
     @Test func fourTasksSavingAtOnceReachTheSpyInEachTasksOrder() async throws {
