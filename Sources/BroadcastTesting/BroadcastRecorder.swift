@@ -55,13 +55,13 @@ public final class BroadcastRecorder<Value: Sendable>: Sendable {
     /// message in Swift Testing and XCTest.
     ///
     /// ```swift
-    /// let titles = BroadcastRecorder<String>()
-    /// let posts = broadcaster.events(of: Post.self)
+    /// let names = BroadcastRecorder<String>()
+    /// let signIns = broadcaster.events(of: UserSignedIn.self)
     /// let reader = Task {
-    ///     for await post in posts { titles.record(post.title) }
+    ///     for await event in signIns { names.record(event.name) }
     /// }
-    /// broadcaster.post(Post(title: "Hello"))
-    /// try await titles.waitForValues(count: 1)
+    /// broadcaster.post(UserSignedIn(name: "Ada"))
+    /// try await names.waitForValues(count: 1)
     /// reader.cancel()
     /// ```
     ///
