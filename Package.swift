@@ -10,16 +10,21 @@ let package = Package(
     products: [
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "BroadcastSystemBridge", targets: ["BroadcastSystemBridge"]),
+        // For test targets: a recorder of what a spy received, and a wait with a deadline.
+        .library(name: "BroadcastTesting", targets: ["BroadcastTesting"]),
         .executable(name: "BroadcastDemo", targets: ["BroadcastDemo"]),
     ],
     targets: [
         .target(name: "Broadcast"),
         .target(name: "BroadcastSystemBridge", dependencies: ["Broadcast"]),
-        .executableTarget(name: "BroadcastDemo", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
+        .target(name: "BroadcastTesting", dependencies: ["Broadcast"]),
+        .executableTarget(
+            name: "BroadcastDemo", dependencies: ["Broadcast", "BroadcastSystemBridge", "BroadcastTesting"]),
         // The README's quick start, as written, in a top-level main.swift.
         .executableTarget(name: "QuickStart", dependencies: ["Broadcast"]),
-        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast"]),
+        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "BroadcastTesting"]),
         .testTarget(name: "BroadcastSystemBridgeTests", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
+        .testTarget(name: "BroadcastTestingTests", dependencies: ["Broadcast", "BroadcastTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

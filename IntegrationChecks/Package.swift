@@ -50,12 +50,13 @@ enum ClientConfiguration: String, CaseIterable {
 
 let broadcast: Target.Dependency = .product(name: "Broadcast", package: rootPackage)
 let bridge: Target.Dependency = .product(name: "BroadcastSystemBridge", package: rootPackage)
+let testing: Target.Dependency = .product(name: "BroadcastTesting", package: rootPackage)
 
 /// One executable per program and configuration (`QuickStartAppDefaults`, …).
 let clientTargets: [Target] = ClientConfiguration.allCases.flatMap { configuration in
     [
         ("QuickStart", "QuickStart", [broadcast]),
-        ("Demo", "Demo", [broadcast, bridge]),
+        ("Demo", "Demo", [broadcast, bridge, testing]),
         ("ClientScenario", "Scenario", [broadcast, bridge]),
     ].map { name, folder, dependencies in
         Target.executableTarget(

@@ -1,8 +1,7 @@
 // The spy of Testing with Broadcast: records the titles it receives, from any thread.
-import Synchronization
+import BroadcastTesting
 
 nonisolated final class PostSpy: PostCreationListener, Sendable {
-    private let titles = Mutex<[String]>([])
-    var received: [String] { titles.withLock { $0 } }
-    func postCreated(_ post: Post) { titles.withLock { $0.append(post.title) } }
+    let titles = BroadcastRecorder<String>()
+    func postCreated(_ post: Post) { titles.record(post.title) }
 }

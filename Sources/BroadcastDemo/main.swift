@@ -1,6 +1,7 @@
 // Broadcast demo: `swift run BroadcastDemo`.
 print("Broadcast demo: typed, weak, protocol-based broadcasting")
 await runCoreDemo()
+await runStreamDemo()
 await runSignOutDemo()
 await runSystemBridgeDemo()
 print("\nDone.")

@@ -1,25 +1,26 @@
 // The downloader of the application-state pattern (a model object that any thread may create and call), and the app's instance.
-// Sendable: its state is in a Mutex, so any thread may call it.
 import Broadcast
 import BroadcastSystemBridge
-import Synchronization
+import Foundation
 
-nonisolated final class Downloader: ApplicationStateListener, Sendable {
-    private let cancelRequest = Mutex<(@Sendable () -> Void)?>(nil)
-    var isDownloading: Bool { cancelRequest.withLock { $0 != nil } }
+nonisolated final class Downloader: ApplicationStateListener, @unchecked Sendable {
+    // @unchecked Sendable: `cancelRequest` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var cancelRequest: (@Sendable () -> Void)?
+    var isDownloading: Bool { lock.withLock { cancelRequest != nil } }
 
     init(broadcaster: Broadcaster = .shared) { broadcaster.addListener(self) }
 
     func download(byId id: Int) {
         let cancel = startRequest(id)
-        cancelRequest.withLock { $0 = cancel }
+        lock.withLock { cancelRequest = cancel }
     }
     func download(byId id: Int, completion: @escaping @Sendable (String?) -> Void) {
         let cancel = startRequest(id)
-        cancelRequest.withLock { $0 = cancel }
+        lock.withLock { cancelRequest = cancel }
     }
 
-    func cancelCurrentRequest() { cancelRequest.withLock { $0.take() }?() }
+    func cancelCurrentRequest() { lock.withLock { cancelRequest.take() }?() }
 
     func applicationDidEnterBackground() { cancelCurrentRequest() }
 }

@@ -1,5 +1,5 @@
 import Broadcast
-import Synchronization
+import BroadcastTesting
 import Testing
 
 /// The examples of the DocC article "Diagnosing deliveries", as written.
@@ -69,13 +69,13 @@ struct DiagnosticsSnippetTests {
     }
 
     @Test func aThrowawayListenerIsReported() {
-        let reports = Mutex<[BroadcastDiagnostic]>([])
-        let broadcaster = Broadcaster(onDiagnostic: { report in reports.withLock { $0.append(report) } })
+        let reports = BroadcastRecorder<BroadcastDiagnostic>()
+        let broadcaster = Broadcaster(onDiagnostic: { reports.record($0) })
 
         broadcaster.addListener(Downloader())
 
         #if DEBUG
-            #expect(reports.withLock { $0.map(\.typeName) } == ["Downloader"])
+            #expect(reports.values.map(\.typeName) == ["Downloader"])
         #endif
     }
 

@@ -1,0 +1,36 @@
+import Broadcast
+
+// The app code of the article "Testing with Broadcast", which its spy
+// (ArticleSpyTests.swift) listens to, as the article writes it.
+
+struct Post: Sendable { let title: String }
+
+protocol PostCreationListener: AnyObject {
+    func postCreated(_ post: Post)
+}
+
+extension Broadcaster {
+    func postCreated(_ post: Post) {
+        broadcast(to: PostCreationListener.self, with: post) { $0.postCreated($1) }
+    }
+}
+
+final class PostComposer {
+    private let broadcaster: Broadcaster
+
+    init(broadcaster: Broadcaster = .shared) {
+        self.broadcaster = broadcaster
+    }
+
+    func save(title: String) {
+        // … store the post …
+        broadcaster.postCreated(Post(title: title))
+    }
+}
+
+struct UserSignedIn: Sendable, Equatable { let name: String }
+
+/// How many values each of the concurrent tests' producers records or
+/// broadcasts: enough to interleave four producers on two cores, small
+/// enough for ThreadSanitizer.
+let valuesPerProducer = 1_000
