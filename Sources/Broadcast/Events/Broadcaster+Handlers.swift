@@ -12,7 +12,7 @@ extension Broadcaster {
     /// is `@Sendable`: what it captures is safe to share (an actor, state
     /// behind a lock). A handler that must run on an actor, such as one that
     /// updates a screen, names it:
-    /// ``addHandler(for:calledOn:receivingSticky:handler:)``.
+    /// ``addHandler(for:calledOn:receivingSticky:consumingSticky:handler:)``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.
@@ -80,7 +80,7 @@ extension Broadcaster {
     /// isolated to no actor, on the posting thread. In the Swift 6 language
     /// mode the compiler checks where a handler may run: this form is
     /// replaced by the `@Sendable` one and by
-    /// ``addHandler(for:calledOn:receivingSticky:handler:)``.
+    /// ``addHandler(for:calledOn:receivingSticky:consumingSticky:handler:)``.
     ///
     /// - Parameters:
     ///   - eventType: The event values to receive.

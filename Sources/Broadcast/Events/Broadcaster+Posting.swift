@@ -4,7 +4,7 @@ extension Broadcaster {
     /// registration order.
     ///
     /// `post` and ``post(awaitingEach:order:isolation:)`` reach disjoint sets:
-    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:handler:)``
+    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:consumingSticky:handler:)``
     /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams;
     /// the awaited one calls ``addAwaitedHandler(for:handler:)``
     /// closures only.

@@ -5,7 +5,7 @@
 /// value (`struct UserSignedIn { let user: User }`), post the value with
 /// ``Broadcaster/post(_:sticky:isolation:)`` and receive it in an object that
 /// conforms to `EventListener`, in a closure
-/// (``Broadcaster/addHandler(for:receivingSticky:handler:)``) or in
+/// (``Broadcaster/addHandler(for:receivingSticky:consumingSticky:handler:)``) or in
 /// a `for await` loop (``Broadcaster/events(of:bufferingPolicy:receivingSticky:)``).
 /// All three are listeners in the same table, so order, threads, actors and
 /// re-entrancy follow the same rules.
