@@ -27,7 +27,7 @@ import Testing
             #expect(second.numbers == [1, 2])
             #expect(first.relay.counts.ignoredEchoes == 1)
             #expect(first.relay.counts.received == 1)
-            #expect(first.relay.counts.sent == 1)
+            #expect(second.relay.counts.received == 1)
             try await first.stop()
             try await second.stop()
         }
