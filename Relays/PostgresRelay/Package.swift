@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "BroadcastPostgresRelay", "RelayTestSupport",
                 .product(name: "Broadcast", package: rootPackage),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -79,10 +80,12 @@ let package = Package(
         .testTarget(
             name: "BroadcastPostgresRelayTests",
             dependencies: [
-                "BroadcastPostgresRelay", "RelayTestSupport",
+                // RelayPeer: built for the two-process test, which runs it.
+                "BroadcastPostgresRelay", "RelayTestSupport", "RelayPeer",
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],
