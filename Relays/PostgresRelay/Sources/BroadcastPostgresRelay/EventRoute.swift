@@ -95,7 +95,8 @@ final class EventRoute<Event: Codable & Sendable>: RelayRoute {
         }
         let crossing = RelayCrossing(
             instance: context.instance.id, relay: context.relay, eventType: ObjectIdentifier(Event.self),
-            eventJSON: eventJSON, trail: RelayTrail(sequence: envelope.seq, path: envelope.path + [context.instance.id]))
+            eventJSON: eventJSON, trail: RelayTrail(sequence: envelope.seq, path: envelope.path + [context.instance.id])
+        )
         context.reporter.counters.countReceived()
         crossing.whileCrossing {
             _ = context.broadcaster.post(envelope.event, sticky: sticky, isolation: nil)

@@ -3,14 +3,17 @@ import PostgresNIO
 extension PostgresRelay {
     /// Where a relay connects, and its limits.
     public struct Configuration: Sendable {
-        /// The server and database every instance connects to. The relay
-        /// opens one connection of its own and keeps it; it needs no table,
-        /// only the right to connect.
+        /// The server and database every instance connects to.
+        ///
+        /// The relay opens one connection of its own and keeps it; it needs
+        /// no table, only the right to connect.
         public var connection: PostgresConnection.Configuration
-        /// The largest envelope, in UTF-8 bytes, the relay sends: 7,999 by
-        /// default, since PostgreSQL refuses payloads of 8,000 bytes or more
-        /// unless it was built with another block size. A larger event is
-        /// refused and reported (``RelayReport/Kind/eventTooLarge``).
+        /// The largest envelope, in UTF-8 bytes, the relay sends.
+        ///
+        /// 7,999 by default, since PostgreSQL refuses payloads of 8,000
+        /// bytes or more unless it was built with another block size. A
+        /// larger event is refused and reported
+        /// (``RelayReport/Kind/eventTooLarge``).
         public var payloadLimit = 7999
         /// How many events may wait to be sent, typically while the relay
         /// reconnects; a post beyond that is refused and reported

@@ -46,6 +46,7 @@ struct RelayTrail: Sendable, Equatable {
     /// identifiers are hexadecimal digits, which need no escaping.
     func payload(eventJSON: String) -> String {
         let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
-        return "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\"event\":\(eventJSON)}"
+        return
+            "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\"event\":\(eventJSON)}"
     }
 }

@@ -72,6 +72,7 @@ extension RelayReport {
         /// after ``RelayReport/retryDelay``.
         public static let connectionFailed = Kind("connectionFailed")
         /// The connection ended while the relay was listening: a gap begins.
+        ///
         /// Events posted here meanwhile wait in the outgoing buffer.
         public static let connectionLost = Kind("connectionLost")
         /// Listening again after a gap, described by ``RelayReport/gap``.

@@ -78,8 +78,9 @@ final class ChildProcess: Sendable {
             return first
         }
         guard exited, let status else {
-            throw TimedOut(description: "\(process.executableURL?.lastPathComponent ?? "a process") did not exit "
-                + "within \(limit): \(output)")
+            throw TimedOut(
+                description: "\(process.executableURL?.lastPathComponent ?? "a process") did not exit "
+                    + "within \(limit): \(output)")
         }
         return status
     }

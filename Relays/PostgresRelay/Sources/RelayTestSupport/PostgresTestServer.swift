@@ -145,6 +145,7 @@ public final class PostgresTestServer: Sendable {
 
     /// A command that failed, with what it printed.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with what the command printed.
         public let description: String
         init(_ description: String) { self.description = description }
     }

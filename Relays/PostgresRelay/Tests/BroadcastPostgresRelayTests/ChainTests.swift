@@ -6,6 +6,8 @@ import RelayTestSupport
 import Testing
 
 @Suite(.needsPostgres, .timeLimit(.minutes(1))) struct ChainTests {
+    /// Every event crosses a chain of two databases once, both ways.
+    ///
     /// Three instances: `left` on one database, `right` on another, and
     /// `middle` relaying both ways on both, with one broadcaster. Every
     /// event reaches every instance exactly once, whoever posts it, and

@@ -23,7 +23,11 @@ import Testing
         #expect {
             try relaying([.events(of: ChatMessage.self, channel: String(repeating: "c", count: 64))])
         } throws: { error in
-            if case .invalidChannel(_, let reason)? = error as? PostgresRelayError { reason.contains("63") } else { false }
+            if case .invalidChannel(_, let reason)? = error as? PostgresRelayError {
+                reason.contains("63")
+            } else {
+                false
+            }
         }
         #expect {
             try relaying([.events(of: ChatMessage.self, channel: "say \"hi\"")])

@@ -30,7 +30,8 @@ import Testing
             sender.post(8)
 
             let received = try await receiver.messages.wait("the two well-formed messages") { $0.count == 2 }
-            #expect(received == [ChatMessage(number: 7, text: "written by hand"), ChatMessage(number: 8, text: "sender 8")])
+            #expect(
+                received == [ChatMessage(number: 7, text: "written by hand"), ChatMessage(number: 8, text: "sender 8")])
             let skipped = receiver.reports.all.filter { $0.kind == .payloadSkipped }
             #expect(skipped.count == 3)
             #expect(skipped.allSatisfy { $0.channel == "chat" })

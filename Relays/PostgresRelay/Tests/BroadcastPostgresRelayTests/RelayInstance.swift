@@ -1,6 +1,6 @@
 import Broadcast
-import Foundation
 import BroadcastPostgresRelay
+import Foundation
 import Logging
 import RelayTestSupport
 
@@ -35,7 +35,8 @@ final class RelayInstance: Sendable {
         self.name = name
         // RELAY_TEST_LOG=debug (or trace, info, …) shows the relays' logs.
         var logger = Logger(label: "relay.\(name)") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = ProcessInfo.processInfo.environment["RELAY_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["RELAY_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let broadcaster = broadcaster
         let relays = try connections.map { configuration in
             try PostgresRelay(broadcaster: broadcaster, configuration: configuration, relaying: events, logger: logger)

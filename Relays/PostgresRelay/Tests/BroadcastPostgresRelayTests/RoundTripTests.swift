@@ -41,7 +41,8 @@ import Testing
         try await withServer { server in
             let first = try RelayInstance("first", server: server)
             let second = try RelayInstance("second", server: server)
-            let replier = second.broadcaster.addRelayHandler(for: ChatMessage.self) { [broadcaster = second.broadcaster] in
+            let replier = second.broadcaster.addRelayHandler(for: ChatMessage.self) {
+                [broadcaster = second.broadcaster] in
                 guard $0.number == 1 else { return }
                 broadcaster.post(ChatMessage(number: 2, text: "reply"), isolation: nil)
             }

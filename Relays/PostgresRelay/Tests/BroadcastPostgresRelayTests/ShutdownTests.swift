@@ -66,7 +66,8 @@ import Testing
     /// reached its server) are each reported as not sent.
     @Test func eventsWaitingWhenTheRelayIsCancelledAreReportedAsNotSent() async throws {
         var configuration = PostgresRelay.Configuration(
-            connection: .init(host: "127.0.0.1", port: 1, username: "postgres", password: nil, database: nil, tls: .disable))
+            connection: .init(
+                host: "127.0.0.1", port: 1, username: "postgres", password: nil, database: nil, tls: .disable))
         configuration.initialReconnectDelay = .milliseconds(20)
         let instance = try RelayInstance("unreachable", connections: [configuration])
         instance.post(1)
@@ -77,9 +78,10 @@ import Testing
         try await instance.stop(within: .seconds(2))
         let notSent = instance.reports.all.filter { $0.kind == .eventNotSent }
         #expect(notSent.count == 2)
-        #expect(notSent.allSatisfy {
-            if case .relayStopped? = $0.error { true } else { false }
-        })
+        #expect(
+            notSent.allSatisfy {
+                if case .relayStopped? = $0.error { true } else { false }
+            })
     }
 
     /// In a `ServiceGroup`, a graceful shutdown stops collecting events,
@@ -104,7 +106,9 @@ import Testing
             }
             await group.triggerGracefulShutdown()
 
-            let received = try await receiver.messages.wait("every event posted before the shutdown") { $0.count == 200 }
+            let received = try await receiver.messages.wait("every event posted before the shutdown") {
+                $0.count == 200
+            }
             #expect(received.map(\.number) == Array(0..<200))
             try await within(.seconds(5), "the service group to return") { try await running.value }
             #expect(relay.status == .stopped)

@@ -33,12 +33,16 @@ import Testing
 
             for peer in [first, second] {
                 try peer.send("counts")
-                let lines = try await peer.lines.wait("\(peer.name)'s counts") { $0.contains { $0.hasPrefix("counts ") } }
-                #expect(lines.contains("counts sent=50 received=50 ignoredEchoes=50") || lines.contains {
-                    // The last batch's commit may reach the other instance
-                    // before its own query returns: `sent` can lag.
-                    $0.hasPrefix("counts ") && $0.hasSuffix("received=50 ignoredEchoes=50")
-                })
+                let lines = try await peer.lines.wait("\(peer.name)'s counts") {
+                    $0.contains { $0.hasPrefix("counts ") }
+                }
+                #expect(
+                    lines.contains("counts sent=50 received=50 ignoredEchoes=50")
+                        || lines.contains {
+                            // The last batch's commit may reach the other instance
+                            // before its own query returns: `sent` can lag.
+                            $0.hasPrefix("counts ") && $0.hasSuffix("received=50 ignoredEchoes=50")
+                        })
                 try peer.send("quit")
                 try await peer.lines.wait("\(peer.name)'s relay to stop", within: .seconds(5)) {
                     $0.last == "stopped stopped"
