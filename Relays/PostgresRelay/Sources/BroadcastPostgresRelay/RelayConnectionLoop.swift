@@ -29,6 +29,10 @@ struct RelayConnectionLoop {
         let backoff = ReconnectBackoff(
             initial: configuration.initialReconnectDelay, maximum: configuration.maximumReconnectDelay)
         var failedAttempts = 0
+        // Sessions in a row that were lost within a second of listening: a
+        // server or proxy that drops every connection gets the same growing
+        // delay as one that refuses them.
+        var shortSessions = 0
         var loss: Loss?
         var hasListened = false
         var connectionID = 0
@@ -49,10 +53,10 @@ struct RelayConnectionLoop {
             let session = RelaySession(
                 connection: connection, routes: routes, outgoing: outgoing, reporter: reporter, logger: logger,
                 healthCheckInterval: configuration.healthCheckInterval)
-            var isListening = false
+            var listeningSince: ContinuousClock.Instant?
             do {
                 try await session.run {
-                    isListening = true
+                    listeningSince = .now
                     failedAttempts = 0
                     reporter.status = .listening
                     if let resumed = loss {
@@ -71,13 +75,20 @@ struct RelayConnectionLoop {
             } catch {
                 await close(connection)
                 if isStopping { return }
-                if isListening {
-                    // Reconnects at once: a server restart or a dropped
-                    // connection is usually over by the time it is noticed.
+                if let listeningSince {
                     let cause = PostgresRelayError.connectionLost(error)
                     loss = Loss(cause: cause)
                     reporter.status = .reconnecting
                     reporter.report(RelayReport(.connectionLost, error: cause))
+                    // Otherwise reconnects at once: a server restart or a
+                    // dropped connection is usually over by the time it is
+                    // noticed.
+                    if ContinuousClock.now - listeningSince < .seconds(1) {
+                        shortSessions += 1
+                        guard await pause(for: backoff.delay(after: shortSessions)) else { return }
+                    } else {
+                        shortSessions = 0
+                    }
                 } else {
                     failedAttempts += 1
                     guard await retry(after: backoff.delay(after: failedAttempts), .connectionFailed(error)) else {
@@ -93,6 +104,11 @@ struct RelayConnectionLoop {
     private func retry(after delay: Duration, _ error: PostgresRelayError) async -> Bool {
         if isStopping { return false }
         reporter.report(RelayReport(.connectionFailed, error: error, retryDelay: delay))
+        return await pause(for: delay)
+    }
+
+    /// Waits `delay`; `false` if the relay is stopping meanwhile.
+    private func pause(for delay: Duration) async -> Bool {
         do {
             try await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
         } catch {

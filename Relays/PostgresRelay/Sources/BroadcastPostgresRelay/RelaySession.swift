@@ -81,14 +81,20 @@ struct RelaySession {
     /// server refuses; throws when the connection fails.
     private func send(_ batch: [OutgoingNotification]) async throws {
         do {
-            // `unnest` yields the rows in the arrays' order, so the
-            // notifications are queued, and delivered, in posting order.
-            let rows = try await connection.query(
-                """
-                SELECT pg_notify(channel, payload) \
-                FROM unnest(\(batch.map(\.channel))::text[], \(batch.map(\.payload))::text[]) AS n(channel, payload)
-                """,
-                logger: logger)
+            let rows: PostgresRowSequence
+            if batch.count == 1 {
+                rows = try await connection.query(
+                    "SELECT pg_notify(\(batch[0].channel), \(batch[0].payload))", logger: logger)
+            } else {
+                // `unnest` yields the rows in the arrays' order, so the
+                // notifications are queued, and delivered, in posting order.
+                rows = try await connection.query(
+                    """
+                    SELECT pg_notify(channel, payload) \
+                    FROM unnest(\(batch.map(\.channel))::text[], \(batch.map(\.payload))::text[]) AS n(channel, payload)
+                    """,
+                    logger: logger)
+            }
             for try await _ in rows {}
             reporter.counters.countSent(batch.count)
         } catch let error as PSQLError where error.code == .server {
