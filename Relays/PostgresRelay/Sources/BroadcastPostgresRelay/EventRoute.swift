@@ -80,7 +80,10 @@ final class EventRoute<Event: Codable & Sendable>: RelayRoute {
             report(.payloadSkipped, .unsupportedEnvelopeVersion(envelope.v))
             return
         }
-        guard !envelope.path.contains(context.instance.id) else {
+        guard !envelope.path.contains(context.instance.id),
+            envelope.path.isEmpty
+                || context.instance.recordPosting(origin: envelope.path[0], sequence: envelope.seq)
+        else {
             context.reporter.counters.countEcho()
             return
         }

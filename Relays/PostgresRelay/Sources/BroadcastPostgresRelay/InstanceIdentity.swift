@@ -17,6 +17,11 @@ final class InstanceIdentity: Sendable {
     /// envelopes are the same text (PostgreSQL delivers identical payloads
     /// sent on a channel in one transaction once).
     private let sequence = Atomic<UInt64>(0)
+    /// The events of other instances posted here lately, so that an event
+    /// arriving a second time by another route (two relays of this
+    /// broadcaster on one database, two paths between two instances) is
+    /// not posted again.
+    private let recentlyPosted = Mutex(RecentEvents(capacity: 4096))
 
     private init() {
         let random = UInt64.random(in: .min ... .max)
@@ -27,6 +32,12 @@ final class InstanceIdentity: Sendable {
     /// The next sequence number of an event this instance originates.
     func nextSequence() -> UInt64 {
         sequence.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Records that the event numbered `sequence` by `origin` is being
+    /// posted here; `false` if it was, lately.
+    func recordPosting(origin: String, sequence: UInt64) -> Bool {
+        recentlyPosted.withLock { $0.insert(RecentEvents.Event(origin: origin, sequence: sequence)) }
     }
 
     private struct WeakIdentity {

@@ -8,8 +8,8 @@ extension PostgresRelay {
         public let received: Int
         /// Notifications not posted because they had been posted here
         /// already: this instance's own, which PostgreSQL delivers to every
-        /// listening session, and events that came back along a chain of
-        /// relays.
+        /// listening session, events that came back along a chain of
+        /// relays, and events that arrived a second time by another route.
         public let ignoredEchoes: Int
         /// Events posted here and not sent (``RelayReport/Kind/eventTooLarge``
         /// and ``RelayReport/Kind/eventNotSent``).

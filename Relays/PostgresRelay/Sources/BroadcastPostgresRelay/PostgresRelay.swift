@@ -34,7 +34,9 @@ import Synchronization
 ///   and sends none that it received and posted itself. Two relays of one
 ///   broadcaster, connected to two databases, forward each other's events
 ///   with their path, so that a chain of databases delivers an event once to
-///   each instance, and never back to where it was posted.
+///   each instance, and never back to where it was posted. An event that
+///   arrives a second time by another route (among the last 4,096 posted
+///   here) is not posted again.
 /// - **Sticky.** A type relayed with `sticky: true` is posted sticky on the
 ///   receiving instances.
 /// - **Refusals are reported.** An event whose envelope is over the payload

@@ -57,4 +57,33 @@ import Testing
             for instance in instances { try await instance.stop() }
         }
     }
+
+    /// Two relays of one broadcaster on the same database both receive
+    /// every event; the instance posts each once.
+    @Test func anEventArrivingTwiceByTwoRoutesIsPostedOnce() async throws {
+        try await withServer { server in
+            let database = PostgresRelay.Configuration(connection: server.connection)
+            let sender = try RelayInstance("sender", connections: [database])
+            let doubled = try RelayInstance("doubled", connections: [database, database])
+            try await sender.waitUntilListening()
+            try await doubled.waitUntilListening()
+
+            sender.post(1)
+            sender.post(2)
+            // Each of the two relays handles both events, posting or
+            // ignoring each; wait until all four are handled.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while doubled.relays.map({ $0.counts.received + $0.counts.ignoredEchoes }).reduce(0, +) < 4 {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the doubled instance's relays handled \(doubled.relays.map(\.counts))")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(doubled.numbers == [1, 2])
+            #expect(doubled.relays.map(\.counts.received).reduce(0, +) == 2)
+            try await sender.stop()
+            try await doubled.stop()
+        }
+    }
 }
