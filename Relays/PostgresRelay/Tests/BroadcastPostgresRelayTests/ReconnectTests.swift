@@ -1,5 +1,8 @@
 import Broadcast
 import BroadcastPostgresRelay
+import Foundation
+import Logging
+import PostgresNIO
 import RelayTestSupport
 import Testing
 
@@ -50,6 +53,58 @@ import Testing
             #expect(received.map(\.number) == Array(0..<40))
             try await first.stop()
             try await second.stop()
+        }
+    }
+
+    /// The process ids of the server's sessions other than the one asking.
+    func otherSessionProcesses(on server: PostgresTestServer) async throws -> [Int32] {
+        let connection = try await server.connect()
+        var pids: [Int32] = []
+        do {
+            let rows = try await connection.query(
+                """
+                SELECT pid FROM pg_stat_activity \
+                WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+                """,
+                logger: Logger(label: "test"))
+            for try await row in rows { pids.append(try row.decode(Int32.self)) }
+        } catch {
+            try await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return pids
+    }
+
+    /// A connection whose server process stops answering, without closing
+    /// it (as across a network partition), fails the relay's health check:
+    /// the relay drops it, reports the gap, and listens on a new one.
+    @Test func aConnectionThatStopsAnsweringFailsTheHealthCheckAndIsReplaced() async throws {
+        try await withServer { server in
+            let watched = try RelayInstance("watched", server: server) {
+                $0.healthCheckInterval = .milliseconds(300)
+                $0.initialReconnectDelay = .milliseconds(50)
+            }
+            try await watched.waitUntilListening()
+            let sessions = try await otherSessionProcesses(on: server)
+            try #require(sessions.count == 1)
+            kill(sessions[0], SIGSTOP)
+            do {
+                let reports = try await watched.reports.wait("the stalled connection replaced") { reports in
+                    reports.contains { $0.kind == .resumed }
+                }
+                #expect(reports.contains { $0.kind == .connectionLost })
+                kill(sessions[0], SIGCONT)
+            } catch {
+                kill(sessions[0], SIGCONT)
+                throw error
+            }
+            let sender = try RelayInstance("sender", server: server)
+            try await sender.waitUntilListening()
+            sender.post(1)
+            try await watched.messages.wait("a message on the new connection") { $0.count == 1 }
+            try await sender.stop()
+            try await watched.stop()
         }
     }
 }
