@@ -1,0 +1,21 @@
+import Broadcast
+
+// Every call this package makes into Broadcast's registration API is in this
+// file, so that a change of that API's spelling is a change here only. The
+// package's other targets (the tests, the two-process peer, the benchmark)
+// register through it too, hence `package`.
+
+extension Broadcaster {
+    /// Calls `handler` with every `Event` posted, synchronously, wherever the
+    /// post runs, until the returned token is cancelled or released.
+    ///
+    /// The relay relies on "wherever the post runs": a relay that posts a
+    /// received event recognises that event in its own handler, on the same
+    /// thread, inside the same `post` (see `RelayCrossing`).
+    package func addRelayHandler<Event: Sendable>(
+        for eventType: Event.Type,
+        handler: @escaping @Sendable (Event) -> Void
+    ) -> BroadcastToken {
+        addHandler(for: eventType, handler: handler)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RelayTestSupport
+
+/// The floor: what an app writes by hand with postgres-nio.
+///
+/// One connection
+/// sends each event as JSON with an awaited `SELECT pg_notify`, the other
+/// listens and decodes.
+func measureFloor(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Measurement {
+    let sender = try await PostgresConnection.connect(configuration: server.connection, id: 1, logger: logger)
+    let listener = try await PostgresConnection.connect(configuration: server.connection, id: 2, logger: logger)
+    let arrivals = Arrivals()
+    let encoder = JSONEncoder()
+    let measurement: Measurement
+    do {
+        measurement = try await listener.listen(on: "floor") { notifications in
+            try await withThrowingTaskGroup(of: Measurement?.self) { group in
+                group.addTask {
+                    let decoder = JSONDecoder()
+                    for try await notification in notifications {
+                        let event = try decoder.decode(BenchmarkEvent.self, from: Data(notification.payload.utf8))
+                        arrivals.arrived(event.sequence)
+                    }
+                    return nil
+                }
+                group.addTask {
+                    try await measure(arrivals: arrivals, size: size) {
+                        let payload = String(decoding: try encoder.encode(BenchmarkEvent(sequence: $0)), as: UTF8.self)
+                        try await sender.query("SELECT pg_notify('floor', \(payload))", logger: logger)
+                    }
+                }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let result { return result }
+                }
+                throw BenchmarkFailure("the floor's listener ended")
+            }
+        }
+    } catch {
+        try? await sender.close()
+        try? await listener.close()
+        throw error
+    }
+    try await sender.close()
+    try await listener.close()
+    return measurement
+}

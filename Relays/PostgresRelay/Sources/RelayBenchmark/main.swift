@@ -1,0 +1,62 @@
+// Events per second and latency, from `post` on one instance to the handler
+// call on another, through a real PostgreSQL server on loopback, against
+// the floor: the same traffic written by hand with postgres-nio (JSON
+// encoded, `SELECT pg_notify` awaited, `LISTEN`, JSON decoded). Relay and
+// floor alternate, round after round, so that both see the same machine.
+//
+//     swift run -c release RelayBenchmark [--rounds N] [--quick]
+
+import Broadcast
+import BroadcastPostgresRelay
+import Foundation
+import Logging
+import PostgresNIO
+import RelayTestSupport
+
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
+let size = BenchmarkSize(latencySamples: quick ? 200 : 2000, burstSize: quick ? 2000 : 20_000)
+
+guard PostgresTestServer.isAvailable else {
+    print("RelayBenchmark: \(PostgresTestServer.unavailableReason ?? "no PostgreSQL server")")
+    exit(1)
+}
+var logger = Logger(label: "relay-benchmark")
+logger.logLevel = .critical
+
+print("Load average before: \(loadAverage())")
+let server = try await PostgresTestServer.start()
+var results: [String: [Measurement]] = ["floor": [], "relay": []]
+do {
+    for round in 1...rounds {
+        // Alternate which goes first, so that neither always follows the other.
+        let order = round.isMultiple(of: 2) ? ["relay", "floor"] : ["floor", "relay"]
+        for name in order {
+            let measurement =
+                name == "floor"
+                ? try await measureFloor(on: server, size: size, logger: logger)
+                : try await measureRelay(on: server, size: size, logger: logger)
+            results[name, default: []].append(measurement)
+            print("round \(round) \(name): \(measurement)")
+        }
+    }
+} catch {
+    try? await server.stop()
+    throw error
+}
+try await server.stop()
+print("Load average after: \(loadAverage())")
+print("")
+print("| | events/s (burst of \(size.burstSize)) | p50 latency | p99 latency |")
+print("| --- | --- | --- | --- |")
+for name in ["floor", "relay"] {
+    let measurements = results[name] ?? []
+    print(
+        "| \(name) | \(spread(measurements.map(\.eventsPerSecond), unit: "")) "
+            + "| \(spread(measurements.map(\.p50), unit: " µs")) | \(spread(measurements.map(\.p99), unit: " µs")) |")
+}
+print("")
+print(
+    "Each cell: median of \(rounds) rounds [lowest–highest]; latency from \(size.latencySamples) events, one in flight."
+)

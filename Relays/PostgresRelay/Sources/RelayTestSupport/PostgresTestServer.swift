@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// A throwaway PostgreSQL server on loopback: its own data directory in a
+/// temporary folder, a free port, trust authentication; started with
+/// `initdb` and `pg_ctl`, stopped and deleted by ``stop()``.
+///
+/// PostgreSQL refuses to run as root, so as root (as CI runs) the commands
+/// run as the `postgres` system user, through `runuser`.
+public final class PostgresTestServer: Sendable {
+    /// The server's port on 127.0.0.1.
+    public let port: Int
+    /// The folder holding the data directory, the socket and the logs.
+    public let directory: URL
+    private let binaries: URL
+    /// The server process, while it runs.
+    private let running = Mutex<ChildProcess?>(nil)
+
+    private init(port: Int, directory: URL, binaries: URL) {
+        self.port = port
+        self.directory = directory
+        self.binaries = binaries
+    }
+
+    /// Why no server can be started here, or `nil` if one can.
+    public static let unavailableReason: String? = {
+        guard let binaries = binaryDirectory else {
+            return "PostgreSQL's initdb and pg_ctl were not found (set POSTGRES_BIN to the folder holding them)"
+        }
+        if isRoot && runuser == nil {
+            return "running as root, and runuser, needed to start PostgreSQL as the postgres user, was not found"
+        }
+        _ = binaries
+        return nil
+    }()
+
+    /// Whether a server can be started here.
+    public static var isAvailable: Bool { unavailableReason == nil }
+
+    /// The configuration of a connection to the server's `postgres` database.
+    public var connection: PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: "127.0.0.1", port: port, username: "postgres", password: nil, database: "postgres", tls: .disable)
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// Makes a data directory and starts a server on a free port.
+    public static func start() async throws -> PostgresTestServer {
+        guard let binaries = binaryDirectory else { throw Failure(unavailableReason ?? "PostgreSQL is unavailable") }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("broadcast-relay-pg-\(UInt32.random(in: .min ... .max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if isRoot {
+            try FileManager.default.setAttributes(
+                [.ownerAccountName: "postgres", .groupOwnerAccountName: "postgres"], ofItemAtPath: directory.path)
+        }
+        do {
+            let initdb = try launch(
+                binaries.appendingPathComponent("initdb"),
+                [
+                    "-D", directory.appendingPathComponent("data").path, "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                    "--no-locale", "--no-sync",
+                ],
+                log: directory.appendingPathComponent("initdb.log"))
+            try await initdb.succeed(within: .seconds(60))
+            // A port taken meanwhile by another program fails the start: try
+            // another.
+            var lastError: (any Error)?
+            for _ in 0..<5 {
+                let server = PostgresTestServer(
+                    port: Int.random(in: 20_000...60_000), directory: directory, binaries: binaries)
+                do {
+                    try await server.startAgain()
+                    return server
+                } catch {
+                    lastError = error
+                }
+            }
+            throw lastError ?? Failure("the server did not start")
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    /// Starts the stopped server again, on the same port, and waits until it
+    /// accepts connections.
+    ///
+    /// The server runs in the foreground, as a child of this process:
+    /// `pg_ctl start` would leave a daemon holding the descriptor through
+    /// which Foundation's `Process` learns that a child has exited, so that
+    /// `pg_ctl` would never be seen to exit.
+    public func startAgain() async throws {
+        let server = try Self.launch(
+            binaries.appendingPathComponent("postgres"),
+            [
+                "-D", dataDirectory, "-p", "\(port)", "-k", directory.path, "-c", "listen_addresses=127.0.0.1",
+                "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off",
+            ],
+            log: directory.appendingPathComponent("server.log"))
+        running.withLock { $0 = server }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            if let status = server.status {
+                throw Failure("postgres exited with \(status): \(server.output)")
+            }
+            if let connection = try? await connect() {
+                try await connection.close()
+                return
+            }
+            guard ContinuousClock.now < deadline else {
+                throw Failure("postgres did not accept connections within 30 seconds: \(server.output)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`: connections are closed at
+    /// once), keeping its data directory, to start it again.
+    public func stopKeepingData() async throws {
+        guard let server = running.withLock({ $0.take() }) else { return }
+        let stop = try Self.launch(
+            binaries.appendingPathComponent("pg_ctl"), ["-D", dataDirectory, "-m", "fast", "-w", "stop"],
+            log: directory.appendingPathComponent("pg_ctl.log"))
+        try await stop.succeed(within: .seconds(60))
+        _ = try await server.exit(within: .seconds(60))
+    }
+
+    /// Stops the server and deletes its folder.
+    public func stop() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await stopKeepingData()
+    }
+
+    /// Opens a connection to the server, for tests that write `NOTIFY`s by
+    /// hand or count the relay's sessions.
+    public func connect(logger: Logger = Logger(label: "PostgresTestServer")) async throws -> PostgresConnection {
+        try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
+    }
+
+    private var dataDirectory: String { directory.appendingPathComponent("data").path }
+
+    /// A command that failed, with what it printed.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with what the command printed.
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: - Processes
+
+    private static let isRoot = geteuid() == 0
+
+    private static let runuser: URL? = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+        .map { URL(fileURLWithPath: $0) }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// `POSTGRES_BIN`, or the newest `/usr/lib/postgresql/*/bin`, or the
+    /// folder of `initdb` on the `PATH`.
+    private static let binaryDirectory: URL? = {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [URL] = []
+        if let configured = environment["POSTGRES_BIN"] { candidates.append(URL(fileURLWithPath: configured)) }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            candidates.append(URL(fileURLWithPath: "/usr/lib/postgresql/\(version)/bin"))
+        }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            candidates.append(URL(fileURLWithPath: String(folder)))
+        }
+        return candidates.first { folder in
+            ["initdb", "pg_ctl"].allSatisfy {
+                FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent($0).path)
+            }
+        }
+    }()
+
+    /// Starts `executable` (as the postgres user, as root), writing what it
+    /// prints to `log`.
+    private static func launch(_ executable: URL, _ arguments: [String], log: URL) throws -> ChildProcess {
+        let process = Process()
+        if isRoot, let runuser {
+            process.executableURL = runuser
+            process.arguments = ["-u", "postgres", "--", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        return try ChildProcess(process, log: log)
+    }
+}

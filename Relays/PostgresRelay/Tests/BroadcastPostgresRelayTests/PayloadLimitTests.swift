@@ -1,0 +1,78 @@
+import Broadcast
+import BroadcastPostgresRelay
+import RelayTestSupport
+import Testing
+
+@Suite(.needsPostgres, .timeLimit(.minutes(1))) struct PayloadLimitTests {
+    /// The envelope of the first event an instance posts, for a message
+    /// whose text is `text`, as the relay writes it.
+    func envelope(of instance: RelayInstance, text: String) -> String {
+        "{\"v\":1,\"seq\":1,\"path\":[\"\(instance.relay.instanceID)\"],\"event\":{\"number\":1,\"text\":\"\(text)\"}}"
+    }
+
+    /// An event whose envelope is 7,999 bytes, the largest payload
+    /// PostgreSQL takes by default, is relayed; one byte more is refused
+    /// with a typed report, not sent, and the relay goes on.
+    @Test func anEventOverThePayloadLimitIsRefusedAndReportedAndTheRelayGoesOn() async throws {
+        try await withServer { server in
+            let first = try RelayInstance("first", server: server)
+            let second = try RelayInstance("second", server: server)
+            try await first.waitUntilListening()
+            try await second.waitUntilListening()
+            let largest = String(repeating: "x", count: 7999 - envelope(of: first, text: "").utf8.count)
+            #expect(envelope(of: first, text: largest).utf8.count == 7999)
+
+            first.broadcaster.post(ChatMessage(number: 1, text: largest), isolation: nil)
+            first.broadcaster.post(ChatMessage(number: 2, text: largest + "y"), isolation: nil)
+            first.post(3)
+
+            let received = try await second.messages.wait("the messages within the limit") { $0.count == 2 }
+            #expect(received.map(\.number) == [1, 3])
+            #expect(received.first?.text == largest)
+            let refusals = first.reports.all.filter { $0.kind == .eventTooLarge }
+            #expect(refusals.count == 1)
+            guard case .payloadTooLarge(let byteCount, let limit)? = refusals.first?.error else {
+                Issue.record("expected a payloadTooLarge error, got \(String(describing: refusals.first?.error))")
+                return
+            }
+            #expect(byteCount == 8000)
+            #expect(limit == 7999)
+            #expect(refusals.first?.typeName == String(reflecting: ChatMessage.self))
+            #expect(refusals.first?.channel == "chat")
+            #expect(first.relay.counts.notSent == 1)
+            #expect(second.relay.counts.received == 2)
+            try await first.stop()
+            try await second.stop()
+        }
+    }
+
+    /// A relay whose limit is set above the server's sends the event, the
+    /// server refuses it, and the relay reports that and goes on: the
+    /// server's refusal of one event of a batch does not stop the others.
+    @Test func anEventTheServerRefusesIsReportedAndTheOthersOfItsBatchAreSent() async throws {
+        try await withServer { server in
+            let first = try RelayInstance("first", server: server) { $0.payloadLimit = 20_000 }
+            let second = try RelayInstance("second", server: server)
+            try await second.waitUntilListening()
+            // Posted before the first relay connects, so that they wait, and
+            // are sent, in one batch.
+            first.post(1)
+            first.broadcaster.post(ChatMessage(number: 2, text: String(repeating: "x", count: 9000)), isolation: nil)
+            first.post(3)
+            try await first.waitUntilListening()
+
+            let received = try await second.messages.wait("the messages the server takes") { $0.count == 2 }
+            #expect(received.map(\.number) == [1, 3])
+            let refusals = try await first.reports.wait("the server's refusal") {
+                $0.contains { $0.kind == .eventNotSent }
+            }
+            guard case .serverRejected? = refusals.first(where: { $0.kind == .eventNotSent })?.error else {
+                Issue.record("expected a serverRejected error, got \(refusals)")
+                return
+            }
+            #expect(first.relay.status == .listening)
+            try await first.stop()
+            try await second.stop()
+        }
+    }
+}

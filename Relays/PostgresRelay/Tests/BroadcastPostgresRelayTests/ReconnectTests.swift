@@ -1,0 +1,110 @@
+import Broadcast
+import BroadcastPostgresRelay
+import Foundation
+import Logging
+import PostgresNIO
+import RelayTestSupport
+import Testing
+
+@Suite(.needsPostgres, .timeLimit(.minutes(1))) struct ReconnectTests {
+    /// When the server restarts mid-stream, each relay reports the lost
+    /// connection, retries with a delay, reconnects once the server is back,
+    /// reports the gap, and later events flow again, in order.
+    @Test func afterAServerRestartTheRelaysReportTheGapReconnectAndResume() async throws {
+        try await withServer { server in
+            let fastRetries: (inout PostgresRelay.Configuration) -> Void = {
+                $0.initialReconnectDelay = .milliseconds(50)
+                $0.maximumReconnectDelay = .milliseconds(400)
+            }
+            let first = try RelayInstance("first", server: server, configure: fastRetries)
+            let second = try RelayInstance("second", server: server, configure: fastRetries)
+            try await first.waitUntilListening()
+            try await second.waitUntilListening()
+            for number in 0..<20 { first.post(number) }
+            try await second.messages.wait("the messages before the restart") { $0.count == 20 }
+
+            try await server.stopKeepingData()
+            for instance in [first, second] {
+                try await instance.reports.wait("\(instance.name)'s lost connection") { reports in
+                    reports.contains { $0.kind == .connectionLost }
+                        && reports.contains { $0.kind == .connectionFailed }
+                }
+                #expect(instance.relay.status == .reconnecting)
+            }
+            try await server.startAgain()
+            for instance in [first, second] {
+                let reports = try await instance.reports.wait("\(instance.name)'s resumption") { reports in
+                    reports.contains { $0.kind == .resumed }
+                }
+                let gap = try #require(reports.first { $0.kind == .resumed }?.gap)
+                #expect(gap.duration > .zero)
+                #expect(gap.attempts >= 2)
+                #expect(gap.end >= gap.start)
+                guard case .connectionLost = gap.cause else {
+                    Issue.record("expected the gap to be caused by the lost connection, got \(gap.cause)")
+                    return
+                }
+                #expect(instance.relay.status == .listening)
+                #expect(instance.relay.counts.gaps == 1)
+            }
+
+            for number in 20..<40 { first.post(number) }
+            let received = try await second.messages.wait("the messages after the restart") { $0.count == 40 }
+            #expect(received.map(\.number) == Array(0..<40))
+            try await first.stop()
+            try await second.stop()
+        }
+    }
+
+    /// The process ids of the server's sessions other than the one asking.
+    func otherSessionProcesses(on server: PostgresTestServer) async throws -> [Int32] {
+        let connection = try await server.connect()
+        var pids: [Int32] = []
+        do {
+            let rows = try await connection.query(
+                """
+                SELECT pid FROM pg_stat_activity \
+                WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+                """,
+                logger: Logger(label: "test"))
+            for try await row in rows { pids.append(try row.decode(Int32.self)) }
+        } catch {
+            try await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return pids
+    }
+
+    /// A connection whose server process stops answering, without closing
+    /// it (as across a network partition), fails the relay's health check:
+    /// the relay drops it, reports the gap, and listens on a new one.
+    @Test func aConnectionThatStopsAnsweringFailsTheHealthCheckAndIsReplaced() async throws {
+        try await withServer { server in
+            let watched = try RelayInstance("watched", server: server) {
+                $0.healthCheckInterval = .milliseconds(300)
+                $0.initialReconnectDelay = .milliseconds(50)
+            }
+            try await watched.waitUntilListening()
+            let sessions = try await otherSessionProcesses(on: server)
+            try #require(sessions.count == 1)
+            kill(sessions[0], SIGSTOP)
+            do {
+                let reports = try await watched.reports.wait("the stalled connection replaced") { reports in
+                    reports.contains { $0.kind == .resumed }
+                }
+                #expect(reports.contains { $0.kind == .connectionLost })
+                kill(sessions[0], SIGCONT)
+            } catch {
+                kill(sessions[0], SIGCONT)
+                throw error
+            }
+            let sender = try RelayInstance("sender", server: server)
+            try await sender.waitUntilListening()
+            sender.post(1)
+            try await watched.messages.wait("a message on the new connection") { $0.count == 1 }
+            try await sender.stop()
+            try await watched.stop()
+        }
+    }
+}
