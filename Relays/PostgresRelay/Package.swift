@@ -29,6 +29,7 @@ let package = Package(
     dependencies: [
         .package(path: "../.."),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -38,6 +39,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Its locks are `pthread` mutexes, which ThreadSanitizer sees
+                // (`Synchronization.Mutex` on Linux is a futex it does not).
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -57,6 +61,7 @@ let package = Package(
                 "BroadcastPostgresRelay",
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Broadcast
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// The identity of one broadcaster among the instances a relay connects: the
@@ -21,7 +22,7 @@ final class InstanceIdentity: Sendable {
     /// arriving a second time by another route (two relays of this
     /// broadcaster on one database, two paths between two instances) is
     /// not posted again.
-    private let recentlyPosted = Mutex(RecentEvents(capacity: 4096))
+    private let recentlyPosted = NIOLockedValueBox(RecentEvents(capacity: 4096))
 
     private init() {
         let random = UInt64.random(in: .min ... .max)
@@ -37,18 +38,18 @@ final class InstanceIdentity: Sendable {
     /// Records that the event numbered `sequence` by `origin` is being
     /// posted here; `false` if it was, lately.
     func recordPosting(origin: String, sequence: UInt64) -> Bool {
-        recentlyPosted.withLock { $0.insert(RecentEvents.Event(origin: origin, sequence: sequence)) }
+        recentlyPosted.withLockedValue { $0.insert(RecentEvents.Event(origin: origin, sequence: sequence)) }
     }
 
     private struct WeakIdentity {
         weak var identity: InstanceIdentity?
     }
 
-    private static let identities = Mutex<[ObjectIdentifier: WeakIdentity]>([:])
+    private static let identities = NIOLockedValueBox<[ObjectIdentifier: WeakIdentity]>([:])
 
     /// The identity of `broadcaster`, made on first use.
     static func of(_ broadcaster: Broadcaster) -> InstanceIdentity {
-        identities.withLock { identities in
+        identities.withLockedValue { identities in
             let key = ObjectIdentifier(broadcaster)
             if let existing = identities[key]?.identity { return existing }
             identities = identities.filter { $0.value.identity != nil }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// An event waiting to be sent.
 struct OutgoingNotification: Sendable {
@@ -29,14 +29,14 @@ final class OutgoingQueue: Sendable {
         case cancelled
     }
 
-    private struct State: ~Copyable {
+    private struct State {
         var waiting: [OutgoingNotification] = []
         var consumer: CheckedContinuation<Void, Never>?
         var closed = false
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -45,7 +45,7 @@ final class OutgoingQueue: Sendable {
     /// Adds `notification` after the others, unless the queue is full or
     /// closed.
     func enqueue(_ notification: OutgoingNotification) -> Enqueued {
-        let (result, consumer): (Enqueued, CheckedContinuation<Void, Never>?) = state.withLock { state in
+        let (result, consumer): (Enqueued, CheckedContinuation<Void, Never>?) = state.withLockedValue { state in
             if state.closed { return (.closed, nil) }
             if state.waiting.count >= capacity { return (.full(capacity: capacity), nil) }
             state.waiting.append(notification)
@@ -58,7 +58,7 @@ final class OutgoingQueue: Sendable {
 
     /// Refuses every event from now on; those waiting are still taken.
     func close() {
-        let consumer = state.withLock { state in
+        let consumer = state.withLockedValue { state in
             state.closed = true
             defer { state.consumer = nil }
             return state.consumer
@@ -69,7 +69,7 @@ final class OutgoingQueue: Sendable {
     /// Takes every waiting event and closes the queue: the events that will
     /// not be sent.
     func closeAndTakeAll() -> [OutgoingNotification] {
-        let (taken, consumer) = state.withLock { state in
+        let (taken, consumer) = state.withLockedValue { state in
             state.closed = true
             defer {
                 state.waiting = []
@@ -91,7 +91,7 @@ final class OutgoingQueue: Sendable {
                     // Checked under the lock that `onCancel` takes: either the
                     // handler finds the continuation, or this sees the
                     // cancellation.
-                    let resumeNow = state.withLock { state in
+                    let resumeNow = state.withLockedValue { state in
                         guard state.waiting.isEmpty, !state.closed, !Task.isCancelled else { return true }
                         state.consumer = continuation
                         return false
@@ -99,7 +99,7 @@ final class OutgoingQueue: Sendable {
                     if resumeNow { continuation.resume() }
                 }
             } onCancel: {
-                let consumer = state.withLock { state in
+                let consumer = state.withLockedValue { state in
                     defer { state.consumer = nil }
                     return state.consumer
                 }
@@ -109,7 +109,7 @@ final class OutgoingQueue: Sendable {
     }
 
     private func take(limit: Int) -> Next? {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.waiting.isEmpty { return state.closed ? .finished : nil }
             let count = min(limit, state.waiting.count)
             defer { state.waiting.removeFirst(count) }

@@ -1,6 +1,7 @@
 import Broadcast
 import Logging
 import ServiceLifecycle
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Posts the events of chosen types, posted on this instance's broadcaster,
@@ -83,7 +84,7 @@ public final class PostgresRelay: Service, Sendable {
     private let outgoing: OutgoingQueue
     private let reporter: RelayReporter
     private let logger: Logger
-    private let sendingTokens: Mutex<[BroadcastToken]>
+    private let sendingTokens: NIOLockedValueBox<[BroadcastToken]>
     private let hasRun = Atomic<Bool>(false)
 
     /// Numbers the relays of this process, for ``RelayCrossing``.
@@ -131,7 +132,7 @@ public final class PostgresRelay: Service, Sendable {
         self.routes = routes
         self.outgoing = outgoing
         self.reporter = reporter
-        self.sendingTokens = Mutex(routes.map { $0.startSending() })
+        self.sendingTokens = NIOLockedValueBox(routes.map { $0.startSending() })
     }
 
     /// This instance's identifier in envelopes, for logs: random, shared by
@@ -190,7 +191,7 @@ public final class PostgresRelay: Service, Sendable {
 
     /// Stops collecting the events posted on the broadcaster.
     private func stopSending() {
-        let tokens = sendingTokens.withLock { tokens in
+        let tokens = sendingTokens.withLockedValue { tokens in
             defer { tokens = [] }
             return tokens
         }

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Hands every report to the logger and to the streams of
 /// ``PostgresRelay/reports()``, and keeps the relay's status and counts.
@@ -7,28 +7,28 @@ final class RelayReporter: Sendable {
     let counters = RelayCounters()
     private let logger: Logger
 
-    private struct Subscribers: ~Copyable {
+    private struct Subscribers {
         var continuations: [Int: AsyncStream<RelayReport>.Continuation] = [:]
         var nextKey = 0
         var finished = false
     }
 
-    private let subscribers = Mutex(Subscribers())
-    private let currentStatus = Mutex(PostgresRelay.Status.idle)
+    private let subscribers = NIOLockedValueBox(Subscribers())
+    private let currentStatus = NIOLockedValueBox(PostgresRelay.Status.idle)
 
     init(logger: Logger) {
         self.logger = logger
     }
 
     var status: PostgresRelay.Status {
-        get { currentStatus.withLock { $0 } }
-        set { currentStatus.withLock { $0 = newValue } }
+        get { currentStatus.withLockedValue { $0 } }
+        set { currentStatus.withLockedValue { $0 = newValue } }
     }
 
     func report(_ report: RelayReport) {
         counters.count(report)
         logger.log(level: Self.level(of: report.kind), "\(report.description)")
-        let continuations = subscribers.withLock { Array($0.continuations.values) }
+        let continuations = subscribers.withLockedValue { Array($0.continuations.values) }
         for continuation in continuations {
             continuation.yield(report)
         }
@@ -39,7 +39,7 @@ final class RelayReporter: Sendable {
     func makeStream() -> AsyncStream<RelayReport> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: RelayReport.self, bufferingPolicy: .bufferingNewest(1000))
-        let key: Int? = subscribers.withLock { subscribers in
+        let key: Int? = subscribers.withLockedValue { subscribers in
             guard !subscribers.finished else { return nil }
             defer { subscribers.nextKey += 1 }
             subscribers.continuations[subscribers.nextKey] = continuation
@@ -50,14 +50,14 @@ final class RelayReporter: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: key) }
+            _ = self?.subscribers.withLockedValue { $0.continuations.removeValue(forKey: key) }
         }
         return stream
     }
 
     /// Ends every stream, after the last report.
     func finish() {
-        let continuations = subscribers.withLock { subscribers in
+        let continuations = subscribers.withLockedValue { subscribers in
             subscribers.finished = true
             defer { subscribers.continuations = [:] }
             return Array(subscribers.continuations.values)

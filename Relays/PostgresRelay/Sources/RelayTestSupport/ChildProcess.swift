@@ -1,26 +1,20 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A process this one started, its output going to a log file, and a way
 /// to wait, with a deadline, for it to exit.
 final class ChildProcess: Sendable {
     private let process: Process
     private let log: URL
-    private let state = ExitState()
+    private let state = ExitState(State())
 
-    private struct State: ~Copyable {
+    private struct State {
         var status: Int32?
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Shared with the termination handler.
-    private final class ExitState: Sendable {
-        private let mutex = Mutex(State())
-
-        func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-            mutex.withLock { body(&$0) }
-        }
-    }
+    private typealias ExitState = NIOLockedValueBox<State>
 
     /// A wait whose deadline passed.
     struct TimedOut: Error, CustomStringConvertible {
@@ -36,7 +30,7 @@ final class ChildProcess: Sendable {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [state] process in
-            let waiters = state.withLock { state in
+            let waiters = state.withLockedValue { state in
                 state.status = process.terminationStatus
                 defer { state.waiters = [] }
                 return state.waiters
@@ -48,7 +42,7 @@ final class ChildProcess: Sendable {
     }
 
     /// The exit status, once it has exited.
-    var status: Int32? { state.withLock { $0.status } }
+    var status: Int32? { state.withLockedValue { $0.status } }
 
     /// What it printed so far.
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
@@ -58,7 +52,7 @@ final class ChildProcess: Sendable {
         let exited = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let hasExited = self.state.withLock { state in
+                    let hasExited = self.state.withLockedValue { state in
                         if state.status != nil { return true }
                         state.waiters.append(continuation)
                         return false

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A throwaway PostgreSQL server on loopback: its own data directory in a
 /// temporary folder, a free port, trust authentication; started with
@@ -16,7 +16,7 @@ public final class PostgresTestServer: Sendable {
     public let directory: URL
     private let binaries: URL
     /// The server process, while it runs.
-    private let running = Mutex<ChildProcess?>(nil)
+    private let running = NIOLockedValueBox<ChildProcess?>(nil)
 
     private init(port: Int, directory: URL, binaries: URL) {
         self.port = port
@@ -101,7 +101,7 @@ public final class PostgresTestServer: Sendable {
                 "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off",
             ],
             log: directory.appendingPathComponent("server.log"))
-        running.withLock { $0 = server }
+        running.withLockedValue { $0 = server }
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
             if let status = server.status {
@@ -121,7 +121,7 @@ public final class PostgresTestServer: Sendable {
     /// Stops the server (`pg_ctl stop -m fast`: connections are closed at
     /// once), keeping its data directory, to start it again.
     public func stopKeepingData() async throws {
-        guard let server = running.withLock({ $0.take() }) else { return }
+        guard let server = running.withLockedValue({ $0.take() }) else { return }
         let stop = try Self.launch(
             binaries.appendingPathComponent("pg_ctl"), ["-D", dataDirectory, "-m", "fast", "-w", "stop"],
             log: directory.appendingPathComponent("pg_ctl.log"))
