@@ -1,7 +1,7 @@
 import Broadcast
 import Logging
-import ServiceLifecycle
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 import Synchronization
 
 /// Posts the events of chosen types, posted on this instance's broadcaster,

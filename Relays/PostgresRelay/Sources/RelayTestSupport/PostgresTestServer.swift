@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
 import NIOConcurrencyHelpers
+import PostgresNIO
 
 /// A throwaway PostgreSQL server on loopback: its own data directory in a
 /// temporary folder, a free port, trust authentication; started with
