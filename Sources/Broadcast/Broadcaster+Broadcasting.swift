@@ -46,7 +46,10 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
-        send(to: P.self, sticky: sticky, onMainActor: false, from: isolation, calling: deliver) { deliver }
+        guard sticky else { return send(to: P.self, onMainActor: false, from: isolation, calling: deliver) { deliver } }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: false, deliver), to: P.self, onMainActor: false, from: isolation,
+            calling: deliver, escaping: deliver)
     }
 
     /// Calls `deliver` with every live listener that conforms to
@@ -88,9 +91,15 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P, Payload) -> Void
     ) -> Int {
-        send(
-            to: P.self, sticky: sticky, onMainActor: false, from: isolation,
-            calling: { deliver($0, payload) }, makingEscaping: { { deliver($0, payload) } })
+        guard sticky else {
+            return send(
+                to: P.self, onMainActor: false, from: isolation, calling: { deliver($0, payload) },
+                makingEscaping: { { deliver($0, payload) } })
+        }
+        let call: @Sendable (P) -> Void = { deliver($0, payload) }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: false, call), to: P.self, onMainActor: false, from: isolation,
+            calling: call, escaping: call)
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -117,7 +126,10 @@ extension Broadcaster {
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) -> Int {
         let call = MainActorCall.wrap(deliver)
-        return send(to: P.self, sticky: sticky, onMainActor: true, from: isolation, calling: call) { call }
+        guard sticky else { return send(to: P.self, onMainActor: true, from: isolation, calling: call) { call } }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
+            calling: call, escaping: call)
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -141,9 +153,15 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @MainActor @Sendable (P, Payload) -> Void
     ) -> Int {
-        send(
-            to: P.self, sticky: sticky, onMainActor: true, from: isolation,
-            calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
-            makingEscaping: { MainActorCall.wrap { deliver($0, payload) } })
+        guard sticky else {
+            return send(
+                to: P.self, onMainActor: true, from: isolation,
+                calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
+                makingEscaping: { MainActorCall.wrap { deliver($0, payload) } })
+        }
+        let call = MainActorCall.wrap { deliver($0, payload) }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
+            calling: call, escaping: call)
     }
 }

@@ -45,28 +45,24 @@ extension Broadcaster {
         let (entries, memberships, known, stopped) = storage.withLock { storage, _ in
             let entries = storage.entries(withID: id)
             let memberships = entries.map { storage.indexMembership(of: $0, in: P.self) }
-            return (
-                entries, memberships, storage.knownNonconformances,
-                storage.stoppedRegistrations.listeners(stoppedFor: protocolID)
-            )
+            return (entries, memberships, storage.known, storage.stoppedRegistrations.listeners(stoppedFor: protocolID))
         }
         var context = DeliveryContext(isolation: isolation)
-        // Decided on a copy: asking must not change what a later broadcast does.
-        var knownHere = known
         var listensToP = false
         for (entry, membership) in zip(entries, memberships) where entry.liveObject === listener {
             guard entry.listens(to: protocolID) else { continue }
             listensToP = true
-            // The entry a broadcast uses: the first the index lists (or,
-            // where the index has not decided yet, would list now).
+            // The entry a broadcast uses: the first the index lists, or would
+            // list now; decided on a copy, so asking changes nothing.
+            var learned: [LearnedNonconformance] = []
             let isMember =
                 membership
-                ?? Conformance.isCandidate(listener, of: entry, as: P.self, knowing: &knownHere, in: &context)
+                ?? Routing.admits(listener, of: entry, as: P.self, knowing: known, in: &context, learned: &learned)
             if isMember { return Self.decision(for: entry, listener, as: P.self, in: &context) }
         }
         if listensToP { return .doesNotConform }
         if stopped.contains(where: { $0.object === listener }) { return .registrationStopped }
-        let others = entries.filter { $0.liveObject === listener }.compactMap(\.onlyProtocolType).map {
+        let others = entries.filter { $0.liveObject === listener }.compactMap { $0.onlyProtocolType }.map {
             String(describing: $0)
         }
         return others.isEmpty ? .notRegistered : .registeredOnlyForOtherProtocols(others)

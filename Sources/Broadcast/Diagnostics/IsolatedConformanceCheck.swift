@@ -83,12 +83,12 @@
             }
             var conformingOnMainActor: [(object: AnyObject, site: RegistrationSite?)] = []
             for (_, open) in reopened {
-                guard let object = open.listener.object, Conformance.cast(object, to: P.self) != nil else { continue }
+                guard let object = open.listener.object, Conformance.conforms(object, to: P.self) else { continue }
                 conformingOnMainActor.append((object, open.site))
             }
             for position in claimed {
                 let candidate = candidates[position]
-                let conformsHere = Conformance.cast(candidate.object, to: P.self) != nil
+                let conformsHere = Conformance.conforms(candidate.object, to: P.self)
                 if seesMainActor {
                     if conformsHere { conformingOnMainActor.append((candidate.object, candidate.site)) }
                 } else if !conformsHere {

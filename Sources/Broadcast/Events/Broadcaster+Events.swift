@@ -38,7 +38,9 @@ extension Broadcaster {
         let listener = ClosureListener<Event> { continuation.yield($0) }
         let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
         let retained = RetainedListener(listener)
-        storage.withLock { storage, _ in storage.addStreamFinisher(for: entry.id) { continuation.finish() } }
+        storage.withLock { storage, releases in
+            storage.addStreamFinisher(for: entry.id, { continuation.finish() }, releasing: &releases)
+        }
         continuation.onTermination = { [weak self] _ in
             // Unregisters, then releases the listener this closure kept alive.
             self?.unregister(entry)

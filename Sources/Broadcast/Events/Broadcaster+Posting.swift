@@ -22,11 +22,16 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
+        guard sticky else {
+            return send(to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: deliver) {
+                deliver
+            }
+        }
         // A sticky post also keeps the value, for `stickyEvent(for:)`.
-        return send(
-            to: (any EventListener<Event>).self, sticky: sticky, event: event, onMainActor: false, from: isolation,
-            calling: deliver
-        ) { deliver }
+        return sendSticky(
+            StickyBroadcast(for: (any EventListener<Event>).self, onMainActor: false, event: event, deliver),
+            to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: deliver,
+            escaping: deliver)
     }
 
     /// Keeps `event` as the sticky `Event` without delivering it now, so that

@@ -1,92 +1,138 @@
-/// Everything a ``Broadcaster`` knows, behind its one lock
-/// (``StorageLock``): the weak table, the per-protocol indexes derived from
-/// it, what deliveries learned about conformances, the sticky broadcasts,
-/// and the event streams to end.
-///
-/// Its methods decide and return; they never call listener code, never take
-/// another lock, and put whatever they let go of, or load from a weak
-/// reference, into the critical section's ``Releases``.
-struct BroadcasterStorage {
-    private(set) var table = ListenerTable()
-    private var indexes = ProtocolIndexes()
-    private var known = KnownNonconformances()
-    private(set) var sticky = StickyBroadcasts()
-    /// Ends each event stream when the broadcaster goes away.
-    private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
-    /// Single-protocol registrations stopped while their listener lives (for
-    /// diagnostics only).
-    private(set) var stoppedRegistrations = StoppedRegistrations()
+import Synchronization
 
-    /// Registers `entry`; returns false if the same live object was already
-    /// registered under the same key (it keeps its position).
-    ///
-    /// The indexes take a new entry in when they are next used, with one
-    /// exception: a listener registered on an actor from code where a cast
-    /// for that actor is definitive (its thread or task) is taken in by every
-    /// existing index at once. An index that took it in later, from a
-    /// background broadcast, could not tell whether it conforms, and would
-    /// count and schedule a call for it until the actor settled that.
-    ///
-    /// - Returns: Whether it was added, and (for the debug-build check) the
-    ///   entries each index considered now.
-    mutating func add(
-        _ entry: ListenerEntry, in context: inout DeliveryContext, releasing releases: inout Releases
-    ) -> (added: Bool, considered: [ConsideredEntries]) {
-        guard table.add(entry, releasing: &releases) else { return (false, []) }
-        guard let actor = entry.isolation, !indexes.isEmpty, context.castsAreDefinitive(on: actor) else {
-            return (true, [])
+/// The broadcaster's one lock over its ``BroadcasterStorage``: the only way to
+/// the storage.
+///
+/// The locked code decides and returns what must happen; the caller does it
+/// after unlocking. What the locked code lets go of, or loads from a weak
+/// reference, goes into the critical section's ``Releases``, which this
+/// drops after unlocking: it may hold the last reference to an object whose
+/// `deinit` calls back into the broadcaster.
+final class StorageLock: Sendable {
+    private let mutex = Mutex(BroadcasterStorage())
+
+    func withLock<Result: Sendable>(_ body: (inout BroadcasterStorage, inout Releases) -> Result) -> Result {
+        let (result, releases) = mutex.withLock { storage in
+            var releases = Releases()
+            let result = body(&storage, &releases)
+            return (result, releases)
         }
-        var considered: [ConsideredEntries] = []
-        for index in indexes.all {
-            let entries = index.update(from: table, knowing: &known, in: &context, releasing: &releases)
-            considered.append(ConsideredEntries(protocolType: index.protocolType, entries: entries))
-        }
-        return (true, considered)
+        _ = consume releases
+        return result
     }
 
-    /// Unregisters the entry for `key`; returns it, or nil if there was none
-    /// (or, with `expected`, if the entry is another one).
+    /// `P`'s members: a broadcast's one trip through the lock, which lets go
+    /// of nothing.
+    func members(of protocolType: Any.Type) -> Members {
+        mutex.withLock { $0.members(of: protocolType) }
+    }
+}
+
+/// What a critical section let go of, carried out of it to be released after
+/// the lock: a listener, a sticky payload, a closure's captures or an actor
+/// may hold the last reference to an object whose `deinit` calls back.
+struct Releases: @unchecked Sendable {
+    // @unchecked Sendable: the values are never read, called or mutated through
+    // this type; the thread that ran the critical section only lets go of them.
+    private var values: [Any] = []
+
+    mutating func keep(_ value: Any) {
+        values.append(value)
+    }
+
+    var count: Int { values.count }
+}
+
+/// Everything a ``Broadcaster`` knows, behind its ``StorageLock``: the weak
+/// table, the per-protocol indexes, what deliveries proved about
+/// conformances, the sticky broadcasts, the event streams to end.
+///
+/// Its methods decide and return what the caller must do after the lock;
+/// they never call listener code or take another lock, and what they let go
+/// of goes into the ``Releases``.
+struct BroadcasterStorage {
+    private(set) var table = ListenerTable()
+    private(set) var indexes = ProtocolIndexes()
+    private(set) var known = KnownNonconformances()
+    private(set) var sticky = StickyBroadcasts()
+    private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+    /// For diagnostics only.
+    private(set) var stoppedRegistrations = StoppedRegistrations()
+
+    // MARK: - Registering
+
+    /// Adds `entry` and returns what the registration must do after the lock:
+    /// the sticky broadcasts it listens to, read here so that each reaches
+    /// it exactly once, and, for an entry of an actor, the existing indexes'
+    /// protocols, to settle whether it conforms where it registers.
+    mutating func add(
+        _ entry: ListenerEntry, receivingSticky: Bool, releasing releases: inout Releases
+    ) -> RegistrationPlan {
+        guard table.add(entry, releasing: &releases) else { return RegistrationPlan() }
+        let settles = entry.isolationBox != nil && !indexes.all.isEmpty
+        return RegistrationPlan(
+            added: true,
+            replays: receivingSticky ? sticky.all.filter { entry.listens(to: $0.protocolID) } : [],
+            protocolsToSettle: settles ? indexes.all.map(\.protocolType) : [], known: settles ? known : .init())
+    }
+
+    /// Records the nonconformances a registration proved for its `entry`; an
+    /// index that has already taken the entry in is rebuilt.
+    mutating func settle(_ entry: ListenerEntry, proving learned: [(LearnedNonconformance, ObjectIdentifier)]) {
+        for (nonconformance, protocolID) in learned
+        where known.insert(nonconformance.type, protocolID, on: nonconformance.actor) {
+            guard let position = indexes.existingPosition(for: protocolID), let slot = table.slot(of: entry),
+                indexes[position].hasConsidered(slot: slot, in: table)
+            else { continue }
+            indexes[position].invalidate()
+        }
+    }
+
+    /// Unregisters the entry for `key` (only if it is `expected`, if given).
     mutating func remove(
         _ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil, releasing releases: inout Releases
     ) -> ListenerEntry? {
         guard let entry = table.remove(key, ifEntryIs: expected, releasing: &releases) else { return nil }
-        for index in indexes.all { index.noteRetired(entry, releasing: &releases) }
+        for position in indexes.all.indices { indexes[position].noteRetired(entry, releasing: &releases) }
         return entry
     }
 
-    /// The members of `P`'s index in step with the table, decided in
-    /// `context`, and the entries it considered now.
-    mutating func members<P>(
-        of _: P.Type, in context: inout DeliveryContext, releasing releases: inout Releases
-    ) -> (members: [ListenerEntry], considered: ArraySlice<ListenerEntry?>) {
-        let index = indexes.index(for: P.self)
-        let considered = index.update(from: table, as: P.self, knowing: &known, in: &context, releasing: &releases)
-        return (index.members, considered)
+    // MARK: - Broadcasting
+
+    /// `P`'s members, if its index is in step with the table; otherwise the
+    /// entries to decide, with no lock held, before committing.
+    mutating func members(of protocolType: Any.Type) -> Members {
+        let position = indexes.position(for: protocolType)
+        if let members = indexes.members(at: position, atRevision: table.revision) { return .ready(members) }
+        return indexes[position].intake(from: table, at: position, knowing: known)
     }
 
-    /// Records what a delivery on `actor` found: `type`'s listeners
-    /// registered there are not `P`s.
-    ///
-    /// `P`'s index is rebuilt without them when next used.
-    mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
-        guard known.insert(type, P.self, on: actor) else { return }
-        indexes.existingIndex(for: P.self)?.invalidate()
-    }
-
-    /// What diagnostics may read: the nonconformances learned so far.
-    var knownNonconformances: KnownNonconformances { known }
-
-    /// Whether `P`'s index exists and has considered `entry` (it lists it
-    /// or has decided not to), and if so whether it lists it: for
-    /// diagnostics, which must not build an index.
-    func indexMembership<P>(of entry: ListenerEntry, in _: P.Type) -> Bool? {
-        guard let index = indexes.existingIndex(for: P.self), index.hasConsidered(entry, in: table) else {
-            return nil
+    /// Commits an intake's decision: `admitted` are the members among its
+    /// entries; `learned`, what it proved.
+    mutating func commit(
+        _ intake: IndexIntake, admitting admitted: [ListenerEntry], learned: [LearnedNonconformance],
+        releasing releases: inout Releases
+    ) {
+        var learnedNew = false
+        for nonconformance in learned
+        where known.insert(nonconformance.type, intake.protocolID, on: nonconformance.actor) {
+            learnedNew = true
         }
-        return index.members.contains { $0 === entry }
+        let committed = indexes[intake.position].commit(intake, admitting: admitted, in: table, releasing: &releases)
+        if !committed, learnedNew { indexes[intake.position].invalidate() }
     }
 
-    @discardableResult
+    /// Records what a delivery on `actor` proved: `type`'s listeners
+    /// registered there are not `P`s; `P`'s index is rebuilt when next used.
+    mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
+        guard known.insert(type, ObjectIdentifier(P.self), on: actor),
+            let position = indexes.existingPosition(for: ObjectIdentifier(P.self))
+        else { return }
+        indexes[position].invalidate()
+    }
+
+    // MARK: - Sticky broadcasts and streams
+
     mutating func setSticky(_ broadcast: StickyBroadcast, releasing releases: inout Releases) -> StickyGeneration {
         sticky.set(broadcast, releasing: &releases)
     }
@@ -99,13 +145,16 @@ struct BroadcasterStorage {
         sticky.clearAll(releasing: &releases)
     }
 
-    /// Remembers a stopped single-protocol registration, for diagnostics.
     mutating func noteStopped(_ entry: ListenerEntry, releasing releases: inout Releases) {
         stoppedRegistrations.note(entry, releasing: &releases)
     }
 
-    mutating func addStreamFinisher(for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void) {
-        streamFinishers[id] = finish
+    /// Keeps `finish`, which ends a stream; what it captures lives as long
+    /// as the stream's listener, which the stream keeps alive.
+    mutating func addStreamFinisher(
+        for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void, releasing releases: inout Releases
+    ) {
+        if let replaced = streamFinishers.updateValue(finish, forKey: id) { releases.keep(replaced) }
     }
 
     mutating func removeStreamFinisher(for id: ObjectIdentifier, releasing releases: inout Releases) {
@@ -118,10 +167,46 @@ struct BroadcasterStorage {
     }
 }
 
-/// The entries one protocol's index considered in one update, for the
-/// debug-build isolated-conformance check, which runs after the lock is
-/// released.
-struct ConsideredEntries: Sendable {
-    let protocolType: Any.Type
-    let entries: ArraySlice<ListenerEntry?>
+/// What a registration does after the lock.
+struct RegistrationPlan: Sendable {
+    var added = false
+    /// The sticky broadcasts to replay, in sticky order.
+    var replays: [StickyBroadcast] = []
+    /// The protocols of the existing indexes, to cast the entry for.
+    var protocolsToSettle: [Any.Type] = []
+    var known = KnownNonconformances()
+}
+
+/// The latest sticky broadcast per protocol, oldest first, so that replays
+/// follow broadcast order; what it replaces or forgets, which holds a payload,
+/// goes into the ``Releases``.
+struct StickyBroadcasts {
+    private(set) var all: [StickyBroadcast] = []
+    private var recorded: UInt64 = 0
+
+    /// Keeps `sticky` as the latest for its protocol, at the end.
+    ///
+    /// - Returns: Its generation, newer than every one recorded before.
+    mutating func set(_ sticky: StickyBroadcast, releasing releases: inout Releases) -> StickyGeneration {
+        clear(for: sticky.protocolID, releasing: &releases)
+        var sticky = sticky
+        recorded += 1
+        sticky.number(recorded)
+        all.append(sticky)
+        return sticky.generation
+    }
+
+    mutating func clear(for protocolID: ObjectIdentifier, releasing releases: inout Releases) {
+        guard let index = all.firstIndex(where: { $0.protocolID == protocolID }) else { return }
+        releases.keep(all.remove(at: index))
+    }
+
+    mutating func clearAll(releasing releases: inout Releases) {
+        releases.keep(all)
+        all = []
+    }
+
+    func latest(for protocolID: ObjectIdentifier) -> StickyBroadcast? {
+        all.last { $0.protocolID == protocolID }
+    }
 }
