@@ -142,36 +142,39 @@ enum Delivery {
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
     ) {
+        if let sticky {
+            return deliver(
+                to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call)
+        }
         var answers = ActorAnswers()
-        for index in members.indices {
-            let entry = members[index]
+        for entry in members {
             guard let object = entry.liveObject else { continue }
-            let route: Route
-            if let sticky {
-                var claimed = false
-                route = Routing.route(
-                    consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
-                ) { listener in
-                    guard entry.claims(sticky) else { return }
-                    claimed = true
-                    call(listener)
-                }
-                if case .called = route, !claimed { continue }
-            } else {
-                route = Routing.route(
-                    consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
-                    calling: call)
+            let route = Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
+                calling: call)
+            run.note(route, for: entry)
+        }
+    }
+
+    /// ``deliver(to:as:onMainActor:sticky:in:into:_:)`` for a sticky
+    /// broadcast: each call claims its generation first.
+    private static func deliver<P>(
+        to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
+        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
+    ) {
+        var answers = ActorAnswers()
+        for entry in members {
+            guard let object = entry.liveObject else { continue }
+            var claimed = false
+            let route = Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
+            ) { listener in
+                guard entry.claims(sticky) else { return }
+                claimed = true
+                call(listener)
             }
-            switch route {
-            case .called:
-                run.count += 1
-            case .skip:
-                break
-            case .schedule(let actor):
-                run.schedule(entry, on: actor)
-            case .skipAndRecord(let nonconformance):
-                run.learn(nonconformance)
-            }
+            if case .called = route, !claimed { continue }
+            run.note(route, for: entry)
         }
     }
 }
@@ -192,6 +195,20 @@ struct DeliveryRun {
         /// Each actor's calls, in registration order.
         var batches: [Batch] = []
         var learned: [LearnedNonconformance] = []
+    }
+
+    @inline(__always)
+    mutating func note(_ route: Route, for entry: ListenerEntry) {
+        switch route {
+        case .called:
+            count += 1
+        case .skip:
+            break
+        case .schedule(let actor):
+            schedule(entry, on: actor)
+        case .skipAndRecord(let nonconformance):
+            learn(nonconformance)
+        }
     }
 
     mutating func schedule(_ entry: ListenerEntry, on actor: any Actor) {
