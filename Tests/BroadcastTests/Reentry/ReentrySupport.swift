@@ -424,15 +424,30 @@ func finishing<T: Sendable>(
     within seconds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> T
 ) async -> T? {
-    let result = await withTaskGroup(of: T?.self) { group in
-        group.addTask { await body() }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(seconds))
+    let outcome = Mutex<(continuation: CheckedContinuation<T?, Never>?, result: T??)>((nil, nil))
+    let finish: @Sendable (T?) -> Void = { value in
+        let continuation = outcome.withLock { outcome -> CheckedContinuation<T?, Never>? in
+            guard outcome.result == nil else { return nil }
+            outcome.result = .some(value)
+            defer { outcome.continuation = nil }
+            return outcome.continuation
+        }
+        continuation?.resume(returning: value)
+    }
+    // Unstructured, so that a body that never returns (a lost delivery, a
+    // deadlock) does not keep the test waiting past its deadline.
+    Task { finish(await body()) }
+    Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        finish(nil)
+    }
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        let early = outcome.withLock { outcome -> T?? in
+            if let result = outcome.result { return result }
+            outcome.continuation = continuation
             return nil
         }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
+        if let early { continuation.resume(returning: early) }
     }
     if result == nil { Issue.record("not done within \(seconds) s", sourceLocation: sourceLocation) }
     return result
