@@ -11,8 +11,8 @@ import Foundation
 /// and called here when the delivery runs on that actor; a `Sendable` one is
 /// also cast here elsewhere, because the runtime's cast succeeds only where
 /// its conformance holds. Otherwise the call is scheduled on the actor.
-/// ``afterFailedCast(of:place:runsThere:onMainActor:in:)`` alone says what a
-/// failed cast means.
+/// ``afterFailedCast(on:of:runsThere:in:)`` alone says what a failed cast
+/// means.
 enum Routing {
     /// Decides the delivery to `entry`, whose listener is `object`, and makes
     /// the call through `call` if it is made here.
@@ -28,7 +28,7 @@ enum Routing {
         // The box's identity settles the common cases without a reference to it.
         guard let boxID = onMainActor ? IsolationBox.mainActorID : entry.isolationID else {
             if Conformance.call(consume object, as: P.self, call) { return .called }
-            return .skip
+            return afterFailedCast(on: nil, in: &context)
         }
         let runsThere = answers.isRunning(onActorWith: boxID, in: &context) {
             actor(of: entry, onMainActor: onMainActor)
@@ -39,22 +39,23 @@ enum Routing {
         let objectType: AnyObject.Type = type(of: object)
         if Conformance.call(consume object, as: P.self, call) { return .called }
         return afterFailedCast(
-            of: LearnedNonconformance(type: objectType, actor: actor(of: entry, onMainActor: onMainActor)),
-            isOwnActor: !onMainActor || entry.isolationID == IsolationBox.mainActorID, runsThere: runsThere,
-            in: &context)
+            on: actor(of: entry, onMainActor: onMainActor), of: objectType, runsThere: runsThere, in: &context)
     }
 
-    /// What a failed cast of a listener of an actor means: not a `P`
-    /// (recorded, so that its index drops it) where the runtime can check a
-    /// conformance isolated to that actor and the actor is the listener's
-    /// own; skipped, where the actor is only the one a main-actor broadcast
-    /// calls on; anywhere else unknown, so the call goes to the actor, which
-    /// settles it.
+    /// What a failed cast means, for a call that would run on `place`.
+    ///
+    /// With no actor, the listener is not a `P` where the broadcast runs, and
+    /// is not called. On an actor, where the runtime can check a conformance
+    /// isolated to it, the class is not a `P` there (recorded, so that
+    /// indexes drop it); anywhere else nothing is known yet, so the call goes
+    /// to the actor, which settles it.
     private static func afterFailedCast(
-        of found: LearnedNonconformance, isOwnActor: Bool, runsThere: Bool, in context: inout DeliveryContext
+        on place: (any Actor)?, of type: AnyObject.Type? = nil, runsThere: Bool = false,
+        in context: inout DeliveryContext
     ) -> Route {
-        guard runsThere, context.castsAreDefinitive(on: found.actor) else { return .schedule(on: found.actor) }
-        return isOwnActor ? .skipAndRecord(found) : .skip
+        guard let place, let type else { return .skip }
+        guard runsThere, context.castsAreDefinitive(on: place) else { return .schedule(on: place) }
+        return .skipAndRecord(LearnedNonconformance(type: type, actor: place))
     }
 
     /// Whether `P`'s index lists `entry`, whose listener is `object`: unless

@@ -494,6 +494,19 @@ enum MailboxDelivery: String, CaseIterable, Sendable, CustomTestStringConvertibl
     var testDescription: String { rawValue }
 }
 
+/// How an index comes to let go of an entry it alone holds.
+enum IndexRelease: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The table's layout changes, and the next broadcast rebuilds the index.
+    case rebuild
+    /// Enough members are removed for the index to filter them.
+    case filter
+
+    /// The listeners registered beside the one whose entry is let go of.
+    var otherListeners: Int { self == .rebuild ? 3 : 1 }
+
+    var testDescription: String { rawValue }
+}
+
 /// An actor that registers listeners from its own code and runs its action
 /// when it is deallocated.
 actor ReentryRegistrar {
