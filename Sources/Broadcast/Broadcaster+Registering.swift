@@ -32,16 +32,9 @@ extension Broadcaster {
         return accepted
     }
 
-    /// Adds `entry` and replays the sticky broadcasts it listens to: the one
-    /// path behind every way of registering.
-    ///
-    /// The replays are read in the critical section that adds the entry, so
-    /// each state reaches it exactly once, replayed or live. After the lock,
-    /// those for the listener's actor are enqueued in sticky order, then
-    /// those that run here are made.
-    ///
-    /// - Returns: Whether it was added (false if its object was already
-    ///   registered under the same key).
+    /// The one path behind every way of registering: adds `entry`, then
+    /// replays in sticky order (those for its actor enqueued first); false if
+    /// its object was registered under the same key already.
     @discardableResult
     func register(_ entry: ListenerEntry, receivingSticky: Bool, from isolation: (any Actor)?) -> Bool {
         let plan = storage.withLock { storage, releases in
@@ -88,13 +81,11 @@ extension Broadcaster {
         return learned.map { ($0, ObjectIdentifier(P.self)) }
     }
 
-    /// Unregisters the entry for `key`, if any.
     func unregister(_ key: EntryKey) {
         _ = storage.withLock { storage, releases in storage.remove(key, releasing: &releases) }
     }
 
-    /// Unregisters `entry` if it is still the one registered under its key;
-    /// a stopped single-protocol registration is remembered for diagnostics.
+    /// Unregisters `entry` if it is still the one registered under its key.
     func unregister(_ entry: ListenerEntry) {
         let key = EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol)
         storage.withLock { storage, releases in
@@ -117,7 +108,6 @@ enum ListenerValidation {
     /// (relaxed suffices: any value it holds is a class accepted for good).
     private static let lastAccepted = Atomic<UInt>(0)
 
-    /// Whether `listener` can be registered; reports a refusal once per type.
     static func accepts(_ listener: AnyObject) -> Bool {
         let typeID = ObjectIdentifier(type(of: listener))
         if lastAccepted.load(ordering: .relaxed) == UInt(bitPattern: typeID) { return true }
@@ -143,9 +133,7 @@ enum ListenerValidation {
         return false
     }
 
-    /// Whether `object` is a box around a value rather than a class instance
-    /// someone else owns: Swift's box for a struct or enum, or a Foundation
-    /// class a Swift value bridges to.
+    /// Swift's box for a struct or enum, or a Foundation class a value bridges to.
     static func isBoxedValue(_ object: AnyObject) -> Bool {
         if String(describing: type(of: object)) == "__SwiftValue" { return true }
         return object is NSNumber || object is NSString || object is NSArray || object is NSDictionary

@@ -1,11 +1,7 @@
 extension Broadcaster {
-    /// The one path behind every synchronous broadcast and post: `P`'s
-    /// members are read in one trip through the lock; with no lock held, what
-    /// can be called here is called and the rest is scheduled on its actors.
-    ///
-    /// `call` need not escape, so a payload passed `with:` is copied into a
-    /// closure only when `makeEscaping` is asked for one: for a call
-    /// scheduled on an actor.
+    /// The one path behind every synchronous broadcast and post: one trip
+    /// through the lock, then the calls with no lock held (a payload passed
+    /// `with:` is copied into a closure only for a call scheduled on an actor).
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
         makingEscaping makeEscaping: () -> @Sendable (P) -> Void
@@ -20,10 +16,8 @@ extension Broadcaster {
         return run.count
     }
 
-    /// ``send(to:onMainActor:from:calling:makingEscaping:)`` for a sticky
-    /// broadcast: it is recorded in the critical section that reads the
-    /// members, so every listener is among them or registers afterwards and
-    /// is replayed it; every call claims its generation first.
+    /// A sticky broadcast is recorded in the critical section that reads the
+    /// members: every listener is among them or registers later and is replayed it.
     func sendSticky<P>(
         _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
         calling call: (P) -> Void, escaping deliver: @escaping @Sendable (P) -> Void
@@ -42,7 +36,6 @@ extension Broadcaster {
         return run.count
     }
 
-    /// `P`'s members, in step with the table.
     func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
         members(from: storage.members(of: P.self as Any.Type), as: P.self, in: &context)
     }
@@ -60,11 +53,9 @@ extension Broadcaster {
         }
     }
 
-    /// Decides an index's new entries here, with no lock held (a cast may run
-    /// a custom executor's isolation check), then commits the decision.
-    ///
-    /// - Returns: The members this broadcast delivers to, whether or not the
-    ///   commit applied.
+    /// Decides an index's new entries with no lock held (a cast may run a
+    /// custom executor's isolation check), commits the decision, and returns
+    /// the members this broadcast uses whether or not the commit applied.
     private func takeIn<P>(_ intake: IndexIntake, as _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
         var admitted: [ListenerEntry] = []
         var learned: [LearnedNonconformance] = []
@@ -84,8 +75,7 @@ extension Broadcaster {
         return intake.members + admitted
     }
 
-    /// Debug builds: hands the entries an index just decided to the
-    /// isolated-conformance check, with no lock held.
+    /// Debug builds: the isolated-conformance check, with no lock held.
     func checkIsolatedConformances<P>(
         of considered: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext
     ) {
@@ -94,7 +84,6 @@ extension Broadcaster {
         #endif
     }
 
-    /// Records what a run learned, and enqueues each actor's batch as one job.
     private func finish<P>(
         _ leftovers: DeliveryRun.Leftovers, as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         _ deliver: @escaping @Sendable (P) -> Void
@@ -105,8 +94,8 @@ extension Broadcaster {
         }
     }
 
-    /// Enqueues one job on `actor`'s mailbox that delivers to `entries` there,
-    /// routing each again: on its actor, in a task, every cast is definitive.
+    /// One job on `actor`'s mailbox routes `entries` again there, where every
+    /// cast is definitive.
     func schedule<P>(
         _ entries: [ListenerEntry], on actor: any Actor, as _: P.Type, onMainActor: Bool = false,
         sticky: StickyGeneration?, _ deliver: @escaping @Sendable (P) -> Void
@@ -120,7 +109,6 @@ extension Broadcaster {
         }
     }
 
-    /// Records listener classes proved not to be `P`s on their actors.
     func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {
         storage.withLock { storage, _ in
             for nonconformance in learned {
@@ -130,13 +118,9 @@ extension Broadcaster {
     }
 }
 
-/// The calls of a synchronous delivery: one pass over a snapshot of members,
-/// with no lock held, in registration order.
-///
-/// Before each call it checks the entry is still registered and its listener
-/// alive, so a removal or release during a broadcast takes effect for the
-/// rest of it. Generic and not inlinable, so the cast stays the runtime's
-/// isolation-checking one.
+/// The calls of a synchronous delivery, in registration order, with no lock
+/// held: each entry is checked just before its call, so a removal or release
+/// during a broadcast takes effect for the rest of it.
 enum Delivery {
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
@@ -156,8 +140,7 @@ enum Delivery {
         }
     }
 
-    /// ``deliver(to:as:onMainActor:sticky:in:into:_:)`` for a sticky
-    /// broadcast: each call claims its generation first.
+    /// Each call of a sticky broadcast claims its generation first.
     private static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
@@ -179,10 +162,9 @@ enum Delivery {
     }
 }
 
-/// What one delivery made, and what it left to do after the calls: kept out
-/// of line, made only when a call is scheduled or a nonconformance learned.
+/// What one delivery made, and what it left to do; the leftovers are made
+/// only when a call is scheduled or a nonconformance learned.
 struct DeliveryRun {
-    /// The calls made or scheduled.
     var count = 0
     private(set) var leftovers: Leftovers?
 
@@ -192,7 +174,6 @@ struct DeliveryRun {
             var entries: [ListenerEntry]
         }
 
-        /// Each actor's calls, in registration order.
         var batches: [Batch] = []
         var learned: [LearnedNonconformance] = []
     }

@@ -1,25 +1,18 @@
 import Dispatch
 import Foundation
 
-/// Where one call to one listener runs: the decision behind every path that
-/// calls a listener (broadcasts, scheduled calls, awaited calls, sticky
-/// replays), behind an index's take-in, and behind the questions about them
-/// (`listeners(of:)`, `deliveryExplanation(for:to:)`).
+/// Where one call to one listener runs: the one decision behind every path
+/// that calls a listener, an index's take-in, `listeners(of:)` and
+/// `deliveryExplanation(for:to:)`.
 ///
-/// In order: a listener with no actor is called here if it is a `P` here. A
-/// listener of an actor (every listener, for a main-actor broadcast) is cast
-/// and called here when the delivery runs on that actor; a `Sendable` one is
-/// also cast here elsewhere, because the runtime's cast succeeds only where
-/// its conformance holds. Otherwise the call is scheduled on the actor.
-/// ``afterFailedCast(on:of:runsThere:in:)`` alone says what a failed cast
-/// means.
+/// A listener with no actor is called here if it is a `P` here. One of an
+/// actor (any, for a main-actor broadcast) is cast here when the delivery
+/// runs on that actor, or, if `Sendable`, anywhere its conformance holds;
+/// otherwise its call is scheduled on the actor.
 enum Routing {
-    /// Decides the delivery to `entry`, whose listener is `object`, and makes
-    /// the call through `call` if it is made here.
-    ///
-    /// The call goes through `call` rather than out as a returned `P`: an
-    /// enum carrying a `P` is generic, and its metadata is looked up on every
-    /// delivery.
+    /// Decides the delivery to `entry`, and makes the call if it is made here
+    /// (through `call`: a returned `P` would make the result a generic enum,
+    /// whose metadata is looked up on every delivery).
     @inline(__always)
     static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
@@ -42,13 +35,10 @@ enum Routing {
             on: actor(of: entry, onMainActor: onMainActor), of: objectType, runsThere: runsThere, in: &context)
     }
 
-    /// What a failed cast means, for a call that would run on `place`.
-    ///
-    /// With no actor, the listener is not a `P` where the broadcast runs, and
-    /// is not called. On an actor, where the runtime can check a conformance
-    /// isolated to it, the class is not a `P` there (recorded, so that
-    /// indexes drop it); anywhere else nothing is known yet, so the call goes
-    /// to the actor, which settles it.
+    /// What a failed cast means for a call that would run on `place`: with no
+    /// actor, not a `P`; where the runtime can check a conformance isolated to
+    /// `place`, not a `P` there (recorded, so that indexes drop it); anywhere
+    /// else unknown, so the call goes to `place`, which settles it.
     private static func afterFailedCast(
         on place: (any Actor)?, of type: AnyObject.Type? = nil, runsThere: Bool = false,
         in context: inout DeliveryContext
@@ -58,10 +48,8 @@ enum Routing {
         return .skipAndRecord(LearnedNonconformance(type: type, actor: place))
     }
 
-    /// Whether `P`'s index lists `entry`, whose listener is `object`: unless
-    /// deliveries proved its class is not a `P` on its actor (`known`), the
-    /// route decides, as it would for a broadcast made here; a nonconformance
-    /// it proves is added to `learned`.
+    /// Whether `P`'s index lists `entry`: unless `known` says its class is not
+    /// a `P` on its actor, as the route of a broadcast made here decides.
     static func admits<P>(
         _ object: AnyObject, of entry: ListenerEntry, as _: P.Type, knowing known: KnownNonconformances,
         in context: inout DeliveryContext, learned: inout [LearnedNonconformance]
@@ -83,7 +71,6 @@ enum Routing {
         }
     }
 
-    /// The actor a call to `entry` runs on when it is not made here.
     private static func actor(of entry: ListenerEntry, onMainActor: Bool) -> any Actor {
         guard !onMainActor, let actor = entry.isolation else { return MainActor.shared }
         return actor
@@ -99,17 +86,16 @@ enum Route {
     case skipAndRecord(LearnedNonconformance)
 }
 
-/// A listener class proved not to be a `P` on the actor its listener
-/// registered from; recorded under the lock after the calls.
+/// A listener class proved not to be a `P` on an actor.
 struct LearnedNonconformance: Sendable {
     let type: AnyObject.Type
     let actor: any Actor
 }
 
 /// Whether the delivery runs on a listener's actor, asked once per run of
-/// listeners that share an ``IsolationBox``.
+/// listeners that share an ``IsolationBox`` (the members keep every box
+/// alive, so an identity is not reused).
 struct ActorAnswers {
-    // The members keep every box alive during the delivery: an identity is not reused.
     private var lastBox: ObjectIdentifier?
     private var lastAnswer = false
 
@@ -125,18 +111,13 @@ struct ActorAnswers {
 
 /// The one cast of a listener to its protocol.
 ///
-/// It must stay in unspecialised generic code: the runtime checks a
-/// conformance isolated to an actor only in the generic cast
-/// (`swift_dynamicCast`); a cast compiled for a concrete protocol does not,
-/// and succeeds on any thread. The module has no inlinable code, so no
-/// client can specialise it.
+/// It stays in unspecialised generic code: the runtime checks a conformance
+/// isolated to an actor only in the generic cast (`swift_dynamicCast`); a
+/// cast compiled for a concrete protocol succeeds on any thread.
 enum Conformance {
-    /// Calls `call` with `object` as a `P`, if it is one here.
-    ///
-    /// The object is opened to its class and consumed, so the runtime casts
-    /// from the class and the `P` takes over the reference; the cast binds a
-    /// `P` directly, so no `Optional<P>` (whose metadata is looked up at run
-    /// time) is made.
+    /// Calls `call` with `object` as a `P`, if it is one here; opened to its
+    /// class, so the runtime casts from the class, and consumed, so the `P`
+    /// takes over the reference.
     @inline(__always)
     static func call<P>(_ object: consuming AnyObject, as _: P.Type, _ call: (P) -> Void) -> Bool {
         callOpened(consume object, as: P.self, call)
@@ -151,14 +132,12 @@ enum Conformance {
         return true
     }
 
-    /// Whether `object` is a `P` here.
     static func conforms<P>(_ object: AnyObject, to _: P.Type) -> Bool {
         call(object, as: P.self) { _ in }
     }
 
-    /// Whether a cast here proves `object` a `P` wherever it is called (for
-    /// diagnostics): off the main queue, outside every actor, no conformance
-    /// isolated to a global actor can be used.
+    /// Whether a cast here proves `object` a `P` wherever it is called: off
+    /// the main queue, outside every actor, no isolated conformance is used.
     static func isKnownToConformAnywhere<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext)
         -> Bool
     {
@@ -168,15 +147,13 @@ enum Conformance {
 }
 
 /// Where a broadcast, registration or query runs: the caller's `#isolation`,
-/// and, asked at most once each, whether it runs on the main queue, on the
-/// main thread, in a task.
+/// and (asked at most once each) main queue, main thread, task.
 ///
-/// The runtime's cast for `extension Screen: @MainActor P` succeeds only
-/// where it can prove the main actor (Linux, Swift 6.3.1; `scripts/host-matrix`
-/// runs each case in a real process): on the main thread outside a task, or
-/// in a task on the main actor, but not in a main-queue block serviced by
-/// another thread after `dispatchMain()`. For another global actor it
-/// succeeds only in a task on it. ``castsAreDefinitive(on:)`` is that rule.
+/// The cast for `extension Screen: @MainActor P` succeeds only where the
+/// runtime can prove the main actor: on the main thread outside a task, or in
+/// a task on the main actor, not in a main-queue block run by another thread
+/// after `dispatchMain()` (`scripts/host-matrix`); for another global actor,
+/// only in a task on it. ``castsAreDefinitive(on:)`` is that rule.
 struct DeliveryContext {
     let isolation: (any Actor)?
     private var cachedIsOnMainQueue: Bool?
@@ -194,8 +171,7 @@ struct DeliveryContext {
         return actor === MainActor.shared && isOnMainQueue
     }
 
-    /// Whether a cast that fails here, for a listener registered on `actor`,
-    /// proves that it does not conform.
+    /// Whether a failed cast here proves a listener of `actor` does not conform.
     mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
         guard isRunning(on: actor) else { return false }
         if isInTask { return true }
@@ -224,9 +200,8 @@ struct DeliveryContext {
     }
 }
 
-// Whether code runs on the main queue, where the main actor runs: the queue
-// is tagged and the tag read back. `Thread.isMainThread` is not the test on
-// Linux, where main-actor code can run on another thread after
+// Whether code runs on the main queue, where the main actor runs, read from a
+// tag: on Linux main-actor code can run off the main thread after
 // `dispatchMain()`, and the standard library has no query that does not trap.
 private enum MainQueue {
     private static let key: Key = {
@@ -244,12 +219,8 @@ private enum MainQueue {
     }
 }
 
-/// A `@MainActor` call carried as a plain `@Sendable` one, as
-/// `broadcastOnMainActor` hands it to the delivery path.
-///
-/// The path makes every call of a main-actor broadcast on the main actor
-/// (where ``Routing`` found it, or in its mailbox); `MainActor.assumeIsolated`
-/// checks that on every call.
+/// A `@MainActor` call carried as a plain `@Sendable` one; the delivery path
+/// makes it on the main actor only, which `assumeIsolated` checks each time.
 enum MainActorCall {
     static func wrap<P>(_ deliver: @escaping @MainActor @Sendable (P) -> Void) -> @Sendable (P) -> Void {
         { listener in call(deliver, with: listener) }

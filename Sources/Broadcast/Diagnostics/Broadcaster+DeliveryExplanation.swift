@@ -2,17 +2,9 @@ extension Broadcaster {
     /// Why a broadcast to `listenerType` made here would, or would not, call
     /// `listener`.
     ///
-    /// Named as a noun phrase because it has no side effects (Swift API Design
-    /// Guidelines); `for:` and `to:` read as in `broadcast(to:)`.
-    ///
     /// The answer is the decision a ``broadcast(to:sticky:isolation:_:)``
-    /// made from the same place would take right now, computed from the same
-    /// pieces (the protocol's index of listeners, the recorded isolation of
-    /// each registration, where the code runs): ``DeliveryExplanation/calledHere``
-    /// and ``DeliveryExplanation/scheduled(on:)`` mean the broadcast calls the
-    /// listener, here or on that actor. Asking changes nothing a later
-    /// broadcast does: if no broadcast to `listenerType` has built its index
-    /// yet, the index is built for the answer and thrown away.
+    /// made from the same place would take now, by the same routing; asking
+    /// changes nothing a later broadcast does.
     ///
     /// ```swift
     /// let screen = FeedScreen(broadcaster: broadcaster)  // @MainActor, registers itself
@@ -22,18 +14,11 @@ extension Broadcaster {
     /// // conformance is isolated to the main actor and can only be checked there.
     /// ```
     ///
-    /// A listener that deallocated cannot be asked about: hold it while you
-    /// ask. Registered with another ``Broadcaster`` instance, it reads as
-    /// ``DeliveryExplanation/notRegistered``: a broadcaster knows only its own
-    /// listeners.
-    ///
     /// - Parameters:
-    ///   - listener: The object expected to be called.
+    ///   - listener: The object expected to be called; hold it while you ask.
     ///   - listenerType: The protocol of the broadcast.
-    ///   - isolation: Where the broadcast would run; leave the default to ask
-    ///     about a broadcast made by the calling code.
-    /// - Returns: The decision, with a readable
-    ///   ``DeliveryExplanation/description``.
+    ///   - isolation: Where the broadcast would run; leave the default.
+    /// - Returns: The decision, with a readable ``DeliveryExplanation/description``.
     public func deliveryExplanation<P>(
         for listener: AnyObject,
         to listenerType: P.Type,

@@ -3,11 +3,8 @@ extension Broadcaster {
     /// to ``EventListener``, closure handlers and event streams, in
     /// registration order.
     ///
-    /// `post` and ``post(awaitingEach:order:isolation:)`` reach disjoint sets:
-    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:isolation:handler:)-5j070``
-    /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams;
-    /// the awaited one calls ``addAwaitedHandler(for:isolation:handler:)-1npjj``
-    /// closures only.
+    /// The awaited ``post(awaitingEach:order:isolation:)`` reaches awaited
+    /// handlers only.
     ///
     /// - Parameters:
     ///   - event: The value to deliver.
@@ -45,9 +42,8 @@ extension Broadcaster {
 
     /// The sticky `Event`, if one is kept, read without registering anything.
     ///
-    /// Like `CurrentValueSubject.value`: the value that a handler, listener
-    /// or stream registering now with `receivingSticky: true` would receive
-    /// first. `stickyEvent(for:) != nil` says whether one is kept.
+    /// Like `CurrentValueSubject.value`: what a registration with
+    /// `receivingSticky: true` would receive first.
     ///
     /// ```swift
     /// broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
@@ -55,10 +51,7 @@ extension Broadcaster {
     /// ```
     ///
     /// - Parameter eventType: The event values to read.
-    /// - Returns: The latest `Event` kept by ``post(_:sticky:isolation:)`` with
-    ///   `sticky: true` or by ``setStickyEvent(_:)``; nil if none is kept
-    ///   (never posted sticky, cleared, or replaced by a sticky protocol
-    ///   broadcast to `any EventListener<Event>`, which carries no value).
+    /// - Returns: The latest `Event` posted sticky or set; nil if none is kept.
     public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
         let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }

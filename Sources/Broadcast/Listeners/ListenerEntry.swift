@@ -1,36 +1,29 @@
 import Synchronization
 
-/// One registration in a broadcaster's table: the listener, held weakly, and
-/// what was recorded when it registered.
-///
-/// Shared by the table, the indexes and broadcasts in flight on other
-/// threads, so it is immutable but for atomics.
+/// One registration: the listener, held weakly, and what was recorded when it
+/// registered; shared across threads, so immutable but for atomics.
 final class ListenerEntry: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable, atomic, or the
     // `weak let`, whose loads are thread-safe and which is never reassigned;
     // the loaded listener reaches listener code only as `Routing` decides.
     weak let object: AnyObject?
 
-    /// The listener's identity when it registered: a key only while it lives,
-    /// since a dead object's address can be reused.
+    /// A key only while the listener lives: a dead object's address can be reused.
     let id: ObjectIdentifier
 
-    /// The actor the listener registered from; nil: it may be called anywhere.
+    /// The actor the listener registered from.
     let isolationBox: IsolationBox?
 
-    /// Whether the registering call proved the listener `Sendable`: it may
-    /// then be called off its actor wherever its conformance holds.
+    /// Whether the registering call proved the listener `Sendable`.
     let isSendable: Bool
 
-    /// Set once removed; checked before every call.
     private let retired = Atomic<Bool>(false)
 
-    /// Made at registration for a single-protocol registration, otherwise on
-    /// the first sticky call: an entry without it fits a 64-byte allocation.
+    /// Made only for a single-protocol registration or a sticky call, so that
+    /// an entry fits a 64-byte allocation.
     private let extras = AtomicLazyReference<EntryExtras>()
 
     #if DEBUG
-        /// Where `addListener` was called, for debug-build diagnostics.
         let registrationSite: RegistrationSite?
     #endif
 
@@ -48,7 +41,6 @@ final class ListenerEntry: @unchecked Sendable {
         if let onlyProtocol { _ = extras.storeIfNil(EntryExtras(onlyProtocolType: onlyProtocol)) }
     }
 
-    /// For a registration that listens to one protocol only: that protocol.
     var onlyProtocolType: Any.Type? { extras.load()?.onlyProtocolType }
 
     var onlyProtocol: ObjectIdentifier? { onlyProtocolType.map(ObjectIdentifier.init) }
@@ -69,14 +61,13 @@ final class ListenerEntry: @unchecked Sendable {
 
     func retire() { retired.store(true, ordering: .releasing) }
 
-    /// The listener, if registered and alive; for code with no lock held.
+    /// For code with no lock held.
     var liveObject: AnyObject? {
         isRetired ? nil : object
     }
 
-    /// The listener, if alive, for code under the broadcaster's lock: the
-    /// strong reference the load makes goes into `releases`, so a `deinit`
-    /// it may end in runs after the lock.
+    /// For code under the lock: the strong reference the load makes is kept
+    /// in `releases`, so a `deinit` it may end in runs after the lock.
     func object(keepingIn releases: inout Releases) -> AnyObject? {
         guard let object else { return nil }
         releases.keep(object)
@@ -88,8 +79,7 @@ final class ListenerEntry: @unchecked Sendable {
     }
 
     /// Whether a broadcast off the listener's actor may call it where its
-    /// conformance holds: it is `Sendable`, and the runtime's cast checks
-    /// isolated conformances.
+    /// conformance holds (the runtime's cast checks isolated conformances).
     var mayBeCalledOffItsActor: Bool {
         isSendable && Self.runtimeChecksIsolatedConformances
     }
@@ -102,22 +92,18 @@ final class ListenerEntry: @unchecked Sendable {
         return false
     }()
 
-    /// The newest sticky state, per protocol, this listener object was called
-    /// with; shared by every entry of the object (``ListenerTable``).
+    /// Shared by every entry of the object (``ListenerTable``).
     var stickyProgress: StickyProgress {
         let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
         return extras.progress.load() ?? extras.progress.storeIfNil(StickyProgress())
     }
 
-    /// Makes this entry's calls claim on `progress`; the table calls it when
-    /// it adds the entry, before any claim.
+    /// Called by the table when it adds the entry, before any claim.
     func share(_ progress: StickyProgress) {
         let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
         _ = extras.progress.storeIfNil(progress)
     }
 
-    /// Claims the call of a sticky broadcast: false if a newer state of its
-    /// protocol already reached the listener.
     func claims(_ generation: StickyGeneration) -> Bool {
         stickyProgress.claim(generation)
     }
@@ -142,13 +128,11 @@ final class IsolationBox: Sendable {
     var isMainActor: Bool { self === Self.mainActor }
 }
 
-/// Where `addListener` was called, for debug-build diagnostics.
 struct RegistrationSite: Sendable {
     let fileID: StaticString
     let line: UInt
 }
 
-/// What most entries never need, out of line.
 final class EntryExtras: Sendable {
     let onlyProtocolType: Any.Type?
     let progress = AtomicLazyReference<StickyProgress>()

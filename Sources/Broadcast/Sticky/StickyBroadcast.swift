@@ -1,20 +1,14 @@
 import Synchronization
 
-/// The latest sticky broadcast to one protocol, kept for listeners that
-/// register later with `receivingSticky: true`.
-///
-/// "Latest" is per protocol type, exactly as passed to `broadcast(to:)`. A
-/// replay is routed as a live call is (``Routing``), and made only if no newer
-/// state of its protocol reached the listener first (``StickyProgress``).
+/// The latest sticky broadcast to one protocol type (exactly as passed to
+/// `broadcast(to:)`), replayed to listeners that register later: routed as a
+/// live call is, and made only if no newer state reached the listener first.
 struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
-    /// The posted value of a sticky event, for `stickyEvent(for:)`.
     let event: (any Sendable)?
-    /// Its place among the sticky broadcasts, given under the lock.
     private(set) var generation: StickyGeneration
-    /// Routes its replay to one entry: what must run on the listener's actor
-    /// is enqueued at once; the calls to make here are appended to
-    /// `callsHere`, made once every replay is planned.
+    /// Enqueues what must run on the listener's actor; appends what runs here
+    /// to `callsHere`, made once every replay is planned.
     let planReplay:
         @Sendable (Broadcaster, ListenerEntry, StickyGeneration, inout DeliveryContext, inout [() -> Void]) -> Void
 
@@ -58,21 +52,15 @@ struct StickyBroadcast: Sendable {
     }
 }
 
-/// Which sticky broadcast a state belongs to: its protocol, and its place in
-/// the order the broadcaster recorded sticky broadcasts in.
+/// Which sticky broadcast a state belongs to, in recording order.
 struct StickyGeneration: Sendable {
     let protocolID: ObjectIdentifier
     let number: UInt64
 }
 
 /// The newest sticky broadcast, per protocol, one listener object has been
-/// called with.
-///
-/// Every sticky call (made at once, from a mailbox, or as a replay) claims
-/// its generation first; a claim fails once a newer one of the same protocol
-/// was claimed. Calls in order all succeed; only a call overtaken by a newer
-/// state is skipped (a broadcast resumed after a listener re-broadcast, or a
-/// call scheduled before a newer one made directly on the actor).
+/// called with: every sticky call claims its generation first, and only a
+/// call overtaken by a newer state of its protocol is skipped.
 final class StickyProgress: Sendable {
     private let claimed = Mutex<[ObjectIdentifier: UInt64]>([:])
 

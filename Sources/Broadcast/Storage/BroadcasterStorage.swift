@@ -1,13 +1,8 @@
 import Synchronization
 
-/// The broadcaster's one lock over its ``BroadcasterStorage``: the only way to
-/// the storage.
-///
-/// The locked code decides and returns what must happen; the caller does it
-/// after unlocking. What the locked code lets go of, or loads from a weak
-/// reference, goes into the critical section's ``Releases``, which this
-/// drops after unlocking: it may hold the last reference to an object whose
-/// `deinit` calls back into the broadcaster.
+/// The broadcaster's one lock over its ``BroadcasterStorage``, the only way
+/// to it: locked code decides and returns what must happen, and the caller
+/// does it after unlocking.
 final class StorageLock: Sendable {
     private let mutex = Mutex(BroadcasterStorage())
 
@@ -21,16 +16,15 @@ final class StorageLock: Sendable {
         return result
     }
 
-    /// `P`'s members: a broadcast's one trip through the lock, which lets go
-    /// of nothing.
+    /// A broadcast's one trip through the lock, which lets go of nothing.
     func members(of protocolType: Any.Type) -> Members {
         mutex.withLock { $0.members(of: protocolType) }
     }
 }
 
-/// What a critical section let go of, carried out of it to be released after
-/// the lock: a listener, a sticky payload, a closure's captures or an actor
-/// may hold the last reference to an object whose `deinit` calls back.
+/// What a critical section let go of, or loaded from a weak reference,
+/// released after the lock: it may hold the last reference to an object
+/// whose `deinit` calls back.
 struct Releases: @unchecked Sendable {
     // @unchecked Sendable: the values are never read, called or mutated through
     // this type; the thread that ran the critical section only lets go of them.
@@ -43,13 +37,8 @@ struct Releases: @unchecked Sendable {
     var count: Int { values.count }
 }
 
-/// Everything a ``Broadcaster`` knows, behind its ``StorageLock``: the weak
-/// table, the per-protocol indexes, what deliveries proved about
-/// conformances, the sticky broadcasts, the event streams to end.
-///
-/// Its methods decide and return what the caller must do after the lock;
-/// they never call listener code or take another lock, and what they let go
-/// of goes into the ``Releases``.
+/// Everything a ``Broadcaster`` knows, behind its ``StorageLock``; its methods
+/// return what the caller must do after the lock.
 struct BroadcasterStorage {
     private(set) var table = ListenerTable()
     private(set) var indexes = ProtocolIndexes()
@@ -61,10 +50,8 @@ struct BroadcasterStorage {
 
     // MARK: - Registering
 
-    /// Adds `entry` and returns what the registration must do after the lock:
-    /// the sticky broadcasts it listens to, read here so that each reaches
-    /// it exactly once, and, for an entry of an actor, the existing indexes'
-    /// protocols, to settle whether it conforms where it registers.
+    /// Adds `entry`; the sticky broadcasts it listens to are read here, so
+    /// that each reaches it exactly once, replayed or live.
     mutating func add(
         _ entry: ListenerEntry, receivingSticky: Bool, releasing releases: inout Releases
     ) -> RegistrationPlan {
@@ -76,8 +63,7 @@ struct BroadcasterStorage {
             protocolsToSettle: settles ? indexes.all.map(\.protocolType) : [], known: settles ? known : .init())
     }
 
-    /// Records the nonconformances a registration proved for its `entry`; an
-    /// index that has already taken the entry in is rebuilt.
+    /// Records what a registration proved; an index that took the entry in is rebuilt.
     mutating func settle(_ entry: ListenerEntry, proving learned: [(LearnedNonconformance, ObjectIdentifier)]) {
         for (nonconformance, protocolID) in learned
         where known.insert(nonconformance.type, protocolID, on: nonconformance.actor) {
@@ -88,7 +74,6 @@ struct BroadcasterStorage {
         }
     }
 
-    /// Unregisters the entry for `key` (only if it is `expected`, if given).
     mutating func remove(
         _ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil, releasing releases: inout Releases
     ) -> ListenerEntry? {
@@ -99,16 +84,12 @@ struct BroadcasterStorage {
 
     // MARK: - Broadcasting
 
-    /// `P`'s members, if its index is in step with the table; otherwise the
-    /// entries to decide, with no lock held, before committing.
     mutating func members(of protocolType: Any.Type) -> Members {
         let position = indexes.position(for: protocolType)
         if let members = indexes.members(at: position, atRevision: table.revision) { return .ready(members) }
         return indexes[position].intake(from: table, at: position, knowing: known)
     }
 
-    /// Commits an intake's decision: `admitted` are the members among its
-    /// entries; `learned`, what it proved.
     mutating func commit(
         _ intake: IndexIntake, admitting admitted: [ListenerEntry], learned: [LearnedNonconformance],
         releasing releases: inout Releases
@@ -122,8 +103,7 @@ struct BroadcasterStorage {
         if !committed, learnedNew { indexes[intake.position].invalidate() }
     }
 
-    /// Records what a delivery on `actor` proved: `type`'s listeners
-    /// registered there are not `P`s; `P`'s index is rebuilt when next used.
+    /// Records what a delivery on `actor` proved; `P`'s index is rebuilt.
     mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
         guard known.insert(type, ObjectIdentifier(P.self), on: actor),
             let position = indexes.existingPosition(for: ObjectIdentifier(P.self))
@@ -149,8 +129,6 @@ struct BroadcasterStorage {
         stoppedRegistrations.note(entry, releasing: &releases)
     }
 
-    /// Keeps `finish`, which ends a stream; what it captures lives as long
-    /// as the stream's listener, which the stream keeps alive.
     mutating func addStreamFinisher(
         for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void, releasing releases: inout Releases
     ) {
@@ -170,23 +148,19 @@ struct BroadcasterStorage {
 /// What a registration does after the lock.
 struct RegistrationPlan: Sendable {
     var added = false
-    /// The sticky broadcasts to replay, in sticky order.
     var replays: [StickyBroadcast] = []
-    /// The protocols of the existing indexes, to cast the entry for.
+    /// For an entry of an actor: the indexes' protocols, to settle its class for.
     var protocolsToSettle: [Any.Type] = []
     var known = KnownNonconformances()
 }
 
 /// The latest sticky broadcast per protocol, oldest first, so that replays
-/// follow broadcast order; what it replaces or forgets, which holds a payload,
-/// goes into the ``Releases``.
+/// follow broadcast order.
 struct StickyBroadcasts {
     private(set) var all: [StickyBroadcast] = []
     private var recorded: UInt64 = 0
 
-    /// Keeps `sticky` as the latest for its protocol, at the end.
-    ///
-    /// - Returns: Its generation, newer than every one recorded before.
+    /// Keeps `sticky` as the latest for its protocol; returns its generation.
     mutating func set(_ sticky: StickyBroadcast, releasing releases: inout Releases) -> StickyGeneration {
         clear(for: sticky.protocolID, releasing: &releases)
         var sticky = sticky

@@ -1,20 +1,16 @@
-/// The weak listener table, and the per-protocol indexes derived from it.
+/// The weak listener table, and the per-protocol indexes derived from it:
+/// plain values inside ``BroadcasterStorage``.
 ///
-/// The table keeps registration order, one entry per object and
-/// ``EntryKey`` (found in O(1)), and its objects weakly. A removed slot stays
-/// `nil` until a compaction, run once the array has doubled since the last
-/// one, drops removed and dead entries: add and remove are O(1) amortized,
-/// and memory follows the live count. An `ObjectIdentifier` can be reused
-/// once its object dies, so a match is trusted only while its object lives.
-///
-/// Plain values with no lock: they live in ``BroadcasterStorage``, and what
-/// they drop or load goes into the critical section's ``Releases``.
+/// The table keeps registration order and one entry per object and
+/// ``EntryKey``, found in O(1). A removed slot stays `nil` until a
+/// compaction (once the array has doubled) drops it with the dead entries,
+/// so memory follows the live count. An address can be reused once its
+/// object dies: a match is trusted only while its object lives.
 struct ListenerTable {
     /// Registration order; `nil` marks a removed slot.
     private(set) var entries: [ListenerEntry?] = []
     /// Where each `addListener` entry is (`Int32`: 4 bytes less per registration).
     private var listenerSlots: [ObjectIdentifier: Int32] = [:]
-    /// Where each single-protocol registration's entry is.
     private var registrationSlots: [EntryKey: Int] = [:]
     private var registeredObjects: [ObjectIdentifier: RegisteredObject] = [:]
     private var removedSlots = 0
@@ -24,13 +20,11 @@ struct ListenerTable {
     /// compaction moved the entries, or an object gained or kept a second
     /// entry (an index lists an object once, at its first entry).
     private(set) var layoutVersion = 0
-    /// Changes when `entries` grows or its layout changes: an index at this
-    /// revision is in step.
+    /// Changes when `entries` grows or its layout changes.
     private(set) var revision = 0
 
     static let minimumCompactionThreshold = 16
 
-    /// Slots in use, live or not: what memory is proportional to.
     var storageCount: Int { entries.count }
 
     /// Appends `entry`; false, changing nothing, if its object is registered
@@ -68,7 +62,6 @@ struct ListenerTable {
         return entry
     }
 
-    /// The slot of `entry`, if it is registered.
     func slot(of entry: ListenerEntry) -> Int? {
         guard let slot = slot(for: EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol)),
             entries[slot] === entry
@@ -124,7 +117,6 @@ struct ListenerTable {
         key.onlyProtocol == nil ? listenerSlots[key.objectID].map(Int.init) : registrationSlots[key]
     }
 
-    /// Records (or, with nil, forgets) where the entry for `key` is.
     private mutating func setSlot(_ slot: Int?, for key: EntryKey) {
         guard key.onlyProtocol != nil else {
             listenerSlots[key.objectID] = slot.map { Int32($0) }
@@ -163,8 +155,7 @@ struct ListenerTable {
     }
 }
 
-/// The identity of one registration: the object and, for a single-protocol
-/// registration, its protocol.
+/// One registration's identity: the object and, if single-protocol, its protocol.
 struct EntryKey: Hashable {
     let objectID: ObjectIdentifier
     let onlyProtocol: ObjectIdentifier?
@@ -186,28 +177,24 @@ private struct RegisteredObject {
 
 // MARK: - Indexes
 
-/// One protocol's members, in registration order: what a broadcast to it
-/// iterates, so its cost follows the listeners that may conform.
+/// One protocol's members, in registration order, so that a broadcast's cost
+/// follows the listeners that may conform.
 ///
-/// In step with the table when its revision is the table's. Otherwise a
-/// broadcast takes the new entries (every entry, after a layout change) out
-/// of the lock in an ``IndexIntake``, decides them with no lock held
-/// (``Routing/admits(_:of:as:knowing:in:learned:)``), and commits the
-/// decision, which applies only if nothing changed the index meanwhile. A
-/// removal is counted; the members are filtered once the removals reach
-/// half of them.
+/// When the table has moved on, a broadcast takes the new entries (all of
+/// them after a layout change) out of the lock in an ``IndexIntake``,
+/// decides them with no lock held, and commits the decision, which applies
+/// only if nothing changed the index meanwhile. Removals are counted, and
+/// filtered once they reach half of the members.
 struct ProtocolIndex {
     let protocolType: Any.Type
     let protocolID: ObjectIdentifier
     private(set) var members: [ListenerEntry] = []
-    /// How many of the table's slots were decided.
     private var seen = 0
     /// The table's layout those slots belong to; -1 forces a rebuild.
     private var layoutVersion = -1
     /// The table's revision the members are in step with; -1: none.
     private var revision = -1
-    /// Changes with every commit and invalidation: an intake commits only onto
-    /// the state it was taken from.
+    /// An intake commits only onto the generation it was taken from.
     private var generation = 0
     /// Counted without checking membership: an over-count only filters sooner.
     private var retiredSinceFilter = 0
@@ -217,14 +204,11 @@ struct ProtocolIndex {
         protocolID = ObjectIdentifier(protocolType)
     }
 
-    /// The members, if they are in step with the table at `revision`
-    /// (mutating only so that the caller projects the index in place).
+    /// Mutating only so that the caller projects the index in place.
     mutating func members(atRevision revision: Int) -> [ListenerEntry]? {
         self.revision == revision ? members : nil
     }
 
-    /// What a broadcast must decide, with no lock held, to bring the members
-    /// in step with `table`.
     mutating func intake(from table: ListenerTable, at position: Int, knowing known: KnownNonconformances) -> Members {
         let isRebuild = layoutVersion != table.layoutVersion
         let start = isRebuild ? 0 : seen
@@ -239,8 +223,7 @@ struct ProtocolIndex {
                 entries: table.entries[start...], known: known))
     }
 
-    /// Applies a decision made outside the lock; false if the index changed
-    /// since its intake was taken.
+    /// Applies a decision made outside the lock; false if the index changed meanwhile.
     mutating func commit(
         _ intake: IndexIntake, admitting admitted: [ListenerEntry], in table: ListenerTable,
         releasing releases: inout Releases
@@ -262,7 +245,6 @@ struct ProtocolIndex {
         return true
     }
 
-    /// Counts a removed entry; filters the members once enough were.
     mutating func noteRetired(_ entry: ListenerEntry, releasing releases: inout Releases) {
         guard entry.listens(to: protocolID) else { return }
         retiredSinceFilter += 1
@@ -272,16 +254,13 @@ struct ProtocolIndex {
         retiredSinceFilter = 0
     }
 
-    /// Makes the next broadcast rebuild the members.
     mutating func invalidate() {
         layoutVersion = -1
         revision = -1
         generation += 1
     }
 
-    /// Whether the members reflect a decision about the entry in `slot`; for
-    /// diagnostics, which read an index without updating it, and for
-    /// settling a registration.
+    /// Whether the members reflect a decision about the entry in `slot`.
     func hasConsidered(slot: Int, in table: ListenerTable) -> Bool {
         layoutVersion == table.layoutVersion && slot < seen
     }
@@ -302,7 +281,6 @@ final class IndexIntake: Sendable {
     let layoutVersion: Int
     let revision: Int
     let isRebuild: Bool
-    /// The members already decided (none for a rebuild).
     let members: [ListenerEntry]
     let entries: ArraySlice<ListenerEntry?>
     let known: KnownNonconformances
@@ -330,7 +308,6 @@ struct ProtocolIndexes {
     /// The index the latest broadcast used, checked before hashing.
     private var latest = 0
 
-    /// The position of `P`'s index, made if there is none.
     mutating func position(for protocolType: Any.Type) -> Int {
         let id = ObjectIdentifier(protocolType)
         if latest < all.count, all[latest].protocolID == id { return latest }
@@ -344,8 +321,7 @@ struct ProtocolIndexes {
         return latest
     }
 
-    /// The members of the index at `position`, if they are in step with the
-    /// table at `revision`: a broadcast's common case, read in place.
+    /// A broadcast's common case, read in place.
     mutating func members(at position: Int, atRevision revision: Int) -> [ListenerEntry]? {
         all[position].members(atRevision: revision)
     }
@@ -360,13 +336,10 @@ struct ProtocolIndexes {
     }
 }
 
-/// Listener classes proved not to be a `P` on the actor their listeners
-/// registered from.
+/// Listener classes proved not to be a `P` on an actor.
 ///
-/// A cast made elsewhere cannot tell "not a `P`" from "a `P` only there", so
-/// without this an index rebuilt off that actor would list them again. Keyed
-/// by actor too: a conformance isolated to the main actor holds for the
-/// class's main-actor listeners only.
+/// A cast made elsewhere cannot tell "not a `P`" from "a `P` only there":
+/// without this, an index rebuilt off that actor would list them again.
 struct KnownNonconformances: Sendable {
     private struct Key: Hashable {
         let type: ObjectIdentifier
@@ -380,7 +353,6 @@ struct KnownNonconformances: Sendable {
         keys.contains(Key(type: ObjectIdentifier(type), protocolType: protocolID, actor: ObjectIdentifier(actor)))
     }
 
-    /// Records it; returns whether it was new.
     @discardableResult
     mutating func insert(_ type: AnyObject.Type, _ protocolID: ObjectIdentifier, on actor: any Actor) -> Bool {
         keys.insert(Key(type: ObjectIdentifier(type), protocolType: protocolID, actor: ObjectIdentifier(actor)))
