@@ -21,7 +21,7 @@ enum Routing {
         // The box's identity settles the common cases without a reference to it.
         guard let boxID = onMainActor ? IsolationBox.mainActorID : entry.isolationID else {
             if Conformance.call(consume object, as: P.self, call) { return .called }
-            return afterFailedCast(on: nil, in: &context)
+            return afterFailedCast(of: entry, onMainActor: onMainActor, in: &context)
         }
         let runsThere = answers.isRunning(onActorWith: boxID, in: &context) {
             actor(of: entry, onMainActor: onMainActor)
@@ -32,18 +32,20 @@ enum Routing {
         let objectType: AnyObject.Type = type(of: object)
         if Conformance.call(consume object, as: P.self, call) { return .called }
         return afterFailedCast(
-            on: actor(of: entry, onMainActor: onMainActor), of: objectType, runsThere: runsThere, in: &context)
+            of: entry, onMainActor: onMainActor, type: objectType, runsThere: runsThere, in: &context)
     }
 
-    /// What a failed cast means for a call that would run on `place`: with no
-    /// actor, not a `P`; where the runtime can check a conformance isolated to
-    /// `place`, not a `P` there (recorded, so that indexes drop it); anywhere
-    /// else unknown, so the call goes to `place`, which settles it.
+    /// What a failed cast means: for a listener with no actor, not a `P`;
+    /// where the runtime can check a conformance isolated to the actor the
+    /// call runs on, not a `P` there (recorded, so that indexes drop it);
+    /// anywhere else unknown, so the call goes to that actor, which settles it.
+    @inline(never)
     private static func afterFailedCast(
-        on place: (any Actor)?, of type: AnyObject.Type? = nil, runsThere: Bool = false,
+        of entry: ListenerEntry, onMainActor: Bool, type: AnyObject.Type? = nil, runsThere: Bool = false,
         in context: inout DeliveryContext
     ) -> Route {
-        guard let place, let type else { return .skip }
+        guard onMainActor || entry.isolationBox != nil, let type else { return .skip }
+        let place = actor(of: entry, onMainActor: onMainActor)
         guard runsThere, context.castsAreDefinitive(on: place) else { return .schedule(on: place) }
         return .skipAndRecord(LearnedNonconformance(type: type, actor: place))
     }
@@ -103,7 +105,8 @@ struct ActorAnswers {
         onActorWith id: ObjectIdentifier, in context: inout DeliveryContext, _ actor: () -> any Actor
     ) -> Bool {
         if id == lastBox { return lastAnswer }
-        lastAnswer = context.isRunning(on: actor())
+        // The main actor's box needs no look at its actor.
+        lastAnswer = id == IsolationBox.mainActorID ? context.isOnMainQueue : context.isRunning(on: actor())
         lastBox = id
         return lastAnswer
     }
