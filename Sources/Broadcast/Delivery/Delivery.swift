@@ -36,10 +36,12 @@ extension Broadcaster {
         return run.count
     }
 
+    @inline(__always)
     func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
         members(from: storage.members(of: P.self as Any.Type), as: P.self, in: &context)
     }
 
+    @inline(__always)
     private func members<P>(from read: consuming Members, as _: P.Type, in context: inout DeliveryContext)
         -> [ListenerEntry]
     {
@@ -122,6 +124,7 @@ extension Broadcaster {
 /// held: each entry is checked just before its call, so a removal or release
 /// during a broadcast takes effect for the rest of it.
 enum Delivery {
+    @inline(__always)
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void

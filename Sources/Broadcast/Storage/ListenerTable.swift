@@ -308,6 +308,7 @@ struct ProtocolIndexes {
     /// The index the latest broadcast used, checked before hashing.
     private var latest = 0
 
+    @inline(__always)
     mutating func position(for protocolType: Any.Type) -> Int {
         let id = ObjectIdentifier(protocolType)
         if latest < all.count, all[latest].protocolID == id { return latest }
