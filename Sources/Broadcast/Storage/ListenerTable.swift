@@ -36,8 +36,9 @@ struct ListenerTable {
             if existing.isAlive(keepingIn: &releases) { return false }
             vacate(slot: slot, key: key, entry: existing, releasing: &releases)
         }
-        if hasEntries(of: entry.id) { layoutVersion += 1 }
-        shareStickyProgress(with: entry, releasing: &releases)
+        let hasRegistrations = hasRegistrations(entry.id)
+        if hasRegistrations || listenerSlots[entry.id] != nil { layoutVersion += 1 }
+        if hasRegistrations || key.onlyProtocol != nil { shareStickyProgress(with: entry, releasing: &releases) }
         entries.append(entry)
         revision += 1
         setSlot(entries.count - 1, for: key)
@@ -131,7 +132,12 @@ struct ListenerTable {
     }
 
     private func hasEntries(of object: ObjectIdentifier) -> Bool {
-        listenerSlots[object] != nil || registeredObjects[object] != nil
+        listenerSlots[object] != nil || hasRegistrations(object)
+    }
+
+    /// Whether `object` has single-protocol registrations; most tables have none.
+    private func hasRegistrations(_ object: ObjectIdentifier) -> Bool {
+        !registeredObjects.isEmpty && registeredObjects.index(forKey: object) != nil
     }
 
     // Makes `entry` claim its sticky calls where the object's other entries
@@ -139,7 +145,6 @@ struct ListenerTable {
     // through either. An object with single-protocol registrations keeps
     // its progress here; one with only an `addListener` entry keeps it there.
     private mutating func shareStickyProgress(with entry: ListenerEntry, releasing releases: inout Releases) {
-        guard entry.onlyProtocol != nil || registeredObjects[entry.id] != nil else { return }
         // A record whose object died belongs to another object at this address.
         if let record = registeredObjects[entry.id], record.isAlive(keepingIn: &releases) {
             entry.share(record.progress)
