@@ -7,9 +7,15 @@ extension Broadcaster {
         makingEscaping makeEscaping: () -> @Sendable (P) -> Void
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        let members = members(of: P.self, in: &context)
         var run = DeliveryRun()
-        Delivery.deliver(to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call)
+        switch storage.members(of: P.self as Any.Type, singling: true) {
+        case .one(let entry):
+            Delivery.deliver(to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call)
+        case let read:
+            let members = members(from: read, as: P.self, in: &context)
+            Delivery.deliver(
+                to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call)
+        }
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
         }
@@ -50,6 +56,8 @@ extension Broadcaster {
             // Debug builds: an answer left open may be settled where this runs.
             checkIsolatedConformances(of: [], as: P.self, in: &context)
             return members
+        case .one(let entry):
+            return [entry]
         case .intake(let intake):
             return takeIn(intake, as: P.self, in: &context)
         }
@@ -141,6 +149,20 @@ enum Delivery {
                 calling: call)
             run.note(route, for: entry)
         }
+    }
+
+    /// A delivery to a single member.
+    @inline(__always)
+    static func deliver<P>(
+        to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
+        into run: inout DeliveryRun, _ call: (P) -> Void
+    ) {
+        guard let object = entry.liveObject else { return }
+        var answers = ActorAnswers()
+        let route = Routing.route(
+            consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
+            calling: call)
+        run.note(route, for: entry)
     }
 
     /// Each call of a sticky broadcast claims its generation first.

@@ -17,8 +17,9 @@ final class StorageLock: Sendable {
     }
 
     /// A broadcast's one trip through the lock, which lets go of nothing.
-    func members(of protocolType: Any.Type) -> Members {
-        mutex.withLock { $0.members(of: protocolType) }
+    @inline(__always)
+    func members(of protocolType: Any.Type, singling: Bool = false) -> Members {
+        mutex.withLock { $0.members(of: protocolType, singling: singling) }
     }
 }
 
@@ -84,9 +85,11 @@ struct BroadcasterStorage {
 
     // MARK: - Broadcasting
 
-    mutating func members(of protocolType: Any.Type) -> Members {
+    mutating func members(of protocolType: Any.Type, singling: Bool = false) -> Members {
         let position = indexes.position(for: protocolType)
-        if let members = indexes.members(at: position, atRevision: table.revision) { return .ready(members) }
+        if let members = indexes.members(at: position, atRevision: table.revision, singling: singling) {
+            return members
+        }
         return indexes[position].intake(from: table, at: position, knowing: known)
     }
 

@@ -209,9 +209,13 @@ struct ProtocolIndex {
         protocolID = ObjectIdentifier(protocolType)
     }
 
-    /// Mutating only so that the caller projects the index in place.
-    mutating func members(atRevision revision: Int) -> [ListenerEntry]? {
-        self.revision == revision ? members : nil
+    /// The members if in step with the table at `revision`; a single member
+    /// alone if `singling` (mutating only so that the caller projects the
+    /// index in place).
+    mutating func members(atRevision revision: Int, singling: Bool) -> Members? {
+        guard self.revision == revision else { return nil }
+        if singling, members.count == 1 { return .one(members[0]) }
+        return .ready(members)
     }
 
     mutating func intake(from table: ListenerTable, at position: Int, knowing known: KnownNonconformances) -> Members {
@@ -274,6 +278,9 @@ struct ProtocolIndex {
 /// What a broadcast reads under the lock: the members, or an intake.
 enum Members: Sendable {
     case ready([ListenerEntry])
+    /// The one member, handed out without its array: a broadcast to it
+    /// retains and releases the entry alone.
+    case one(ListenerEntry)
     case intake(IndexIntake)
 }
 
@@ -328,8 +335,8 @@ struct ProtocolIndexes {
     }
 
     /// A broadcast's common case, read in place.
-    mutating func members(at position: Int, atRevision revision: Int) -> [ListenerEntry]? {
-        all[position].members(atRevision: revision)
+    mutating func members(at position: Int, atRevision revision: Int, singling: Bool) -> Members? {
+        all[position].members(atRevision: revision, singling: singling)
     }
 
     func existingPosition(for protocolID: ObjectIdentifier) -> Int? {
