@@ -2,11 +2,9 @@ extension Broadcaster {
     /// Calls `deliver` with every live listener that conforms to
     /// `listenerType`, in registration order.
     ///
-    /// Listeners with no actor are called here, on the calling thread, before
-    /// this returns. A listener registered on an actor is called here too if
-    /// the broadcast runs on that actor; otherwise its call is scheduled on
-    /// that actor, behind the calls scheduled before it.
-    /// ``waitForScheduledDeliveries()`` waits for scheduled calls.
+    /// A listener is called here, before this returns, unless it belongs to
+    /// an actor the broadcast does not run on: then its call is scheduled on
+    /// that actor, in order (``waitForScheduledDeliveries()`` waits for it).
     ///
     /// ```swift
     /// nonisolated extension Broadcaster {
@@ -21,24 +19,13 @@ extension Broadcaster {
     /// - Parameters:
     ///   - listenerType: The protocol (or class) listeners must conform to.
     ///   - sticky: Whether to keep this broadcast as the latest for
-    ///     `listenerType`, replacing the previous sticky one, so that listeners
-    ///     that register later with `receivingSticky: true` receive it at
-    ///     once. Use it for state (signed in, connectivity), not for one-off
-    ///     events.
+    ///     `listenerType`, replayed to listeners that register later with
+    ///     `receivingSticky: true`: for state, not one-off events.
     ///   - isolation: Where the broadcast runs; leave the default.
-    ///   - deliver: Makes the typed call. `@Sendable` because it may run on
-    ///     another actor.
-    /// - Returns: The number of calls made or scheduled. It is exact
-    ///   wherever the runtime can check a conformance isolated to a
-    ///   listener's actor: on the main thread (top-level code, run-loop
-    ///   handlers) or in a task on that actor. Elsewhere (another thread, or a
-    ///   main-queue block serviced off the main thread after `dispatchMain()`)
-    ///   a listener registered on an actor whose conformance to
-    ///   `listenerType` has not been checked there yet is counted as a
-    ///   scheduled call; if its actor finds no conformance, the call does
-    ///   nothing and later broadcasts count exactly. For an exact count of
-    ///   the calls made, count them in `deliver` and await
-    ///   ``waitForScheduledDeliveries()``.
+    ///   - deliver: Makes the typed call; it may run on another actor.
+    /// - Returns: The number of calls made or scheduled. Off a listener's
+    ///   actor, a listener whose conformance has not been checked on it yet
+    ///   counts as scheduled; if its actor finds none, the call does nothing.
     @discardableResult
     public func broadcast<P>(
         to listenerType: P.Type,
@@ -46,18 +33,18 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
-        send(to: P.self, sticky: sticky, onMainActor: false, from: isolation, calling: deliver) { deliver }
+        guard sticky else { return send(to: P.self, onMainActor: false, from: isolation, calling: deliver) { deliver } }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: false, deliver), to: P.self, onMainActor: false, from: isolation,
+            calling: deliver, escaping: deliver)
     }
 
     /// Calls `deliver` with every live listener that conforms to
     /// `listenerType` and `payload`, in registration order.
     ///
     /// The same broadcast as ``broadcast(to:sticky:isolation:_:)``, with the
-    /// value passed to `deliver` instead of captured by it: `deliver` then
-    /// captures nothing, and a broadcast whose listeners are all called where
-    /// it runs allocates nothing, whatever the payload. `payload` is copied
-    /// into a closure only when a call is kept: scheduled on a listener's
-    /// actor, or recorded as the sticky broadcast.
+    /// value passed to `deliver` instead of captured by it: a broadcast whose
+    /// listeners are all called where it runs then allocates nothing.
     ///
     /// ```swift
     /// nonisolated extension Broadcaster {
@@ -74,12 +61,10 @@ extension Broadcaster {
     ///   - listenerType: The protocol (or class) listeners must conform to.
     ///   - payload: The value each call receives.
     ///   - sticky: Whether to keep this broadcast, with its payload, as the
-    ///     latest for `listenerType` (see ``broadcast(to:sticky:isolation:_:)``).
+    ///     latest for `listenerType`.
     ///   - isolation: Where the broadcast runs; leave the default.
     ///   - deliver: Makes the typed call with the listener and `payload`.
-    ///     `@Sendable` because it may run on another actor.
-    /// - Returns: The number of calls made or scheduled, counted as by
-    ///   ``broadcast(to:sticky:isolation:_:)``.
+    /// - Returns: The number of calls made or scheduled.
     @discardableResult
     public func broadcast<P, Payload: Sendable>(
         to listenerType: P.Type,
@@ -88,19 +73,23 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P, Payload) -> Void
     ) -> Int {
-        send(
-            to: P.self, sticky: sticky, onMainActor: false, from: isolation,
-            calling: { deliver($0, payload) }, makingEscaping: { { deliver($0, payload) } })
+        guard sticky else {
+            return send(
+                to: P.self, onMainActor: false, from: isolation, calling: { deliver($0, payload) },
+                makingEscaping: { { deliver($0, payload) } })
+        }
+        let call: @Sendable (P) -> Void = { deliver($0, payload) }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: false, call), to: P.self, onMainActor: false, from: isolation,
+            calling: call, escaping: call)
     }
 
     /// Calls `deliver` on the main actor with every live listener that
     /// conforms to `listenerType`, whatever actor each registered from.
     ///
-    /// Use it for protocols whose requirements are main-actor isolated
-    /// (`@MainActor protocol KeyboardListener`), and for events that UI code
-    /// must only see on the main thread. Made on the main actor, the calls run
-    /// before this returns; made anywhere else, they are scheduled on the main
-    /// actor.
+    /// For protocols whose requirements are main-actor isolated, and events UI
+    /// code must see on the main thread only; made elsewhere, the calls are
+    /// scheduled on the main actor.
     ///
     /// - Parameters:
     ///   - listenerType: The protocol (or class) listeners must conform to.
@@ -117,7 +106,10 @@ extension Broadcaster {
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) -> Int {
         let call = MainActorCall.wrap(deliver)
-        return send(to: P.self, sticky: sticky, onMainActor: true, from: isolation, calling: call) { call }
+        guard sticky else { return send(to: P.self, onMainActor: true, from: isolation, calling: call) { call } }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
+            calling: call, escaping: call)
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -141,9 +133,15 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @MainActor @Sendable (P, Payload) -> Void
     ) -> Int {
-        send(
-            to: P.self, sticky: sticky, onMainActor: true, from: isolation,
-            calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
-            makingEscaping: { MainActorCall.wrap { deliver($0, payload) } })
+        guard sticky else {
+            return send(
+                to: P.self, onMainActor: true, from: isolation,
+                calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
+                makingEscaping: { MainActorCall.wrap { deliver($0, payload) } })
+        }
+        let call = MainActorCall.wrap { deliver($0, payload) }
+        return sendSticky(
+            StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
+            calling: call, escaping: call)
     }
 }

@@ -2,15 +2,9 @@ extension Broadcaster {
     /// The live listeners that conform to `listenerType` and that a broadcast
     /// made here would call here, in registration order.
     ///
-    /// The same decision as a broadcast's: a listener that is not `Sendable`,
-    /// registered from an actor's code, is included only when this is
-    /// called on that actor (everywhere else a broadcast schedules its call,
-    /// and a `P` handed to code off its actor could be called there); a
-    /// `Sendable` one wherever its conformance holds, so not off the main
-    /// actor for `extension Screen: @MainActor P`. On the Swift runtimes of
-    /// Apple OS releases before the 26 generation, which cannot check an
-    /// isolated conformance, a listener registered from an actor's code is
-    /// included only on that actor.
+    /// The same decision as a broadcast's: a listener bound to an actor is
+    /// included only on that actor (anywhere else a broadcast schedules its
+    /// call); a `Sendable` one wherever its conformance holds.
     public func listeners<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> [P] {
         var context = DeliveryContext(isolation: isolation)
         var answers = ActorAnswers()
@@ -35,10 +29,8 @@ extension Broadcaster {
 
     /// The number of live registrations, whatever their listeners conform to.
     ///
-    /// Closure handlers and event streams count (each is a listener object),
-    /// and an object registered both with `addListener` and through a
-    /// ``ListenerRegistration`` counts once for each. To count the listeners
-    /// a broadcast would reach, ask ``listenerCount(of:isolation:)``.
+    /// Closure handlers and event streams count; an object both added and
+    /// registered through a ``ListenerRegistration`` counts once for each.
     public var registrationCount: Int {
         storage.withLock { storage, _ in storage.registeredEntries }.count { $0.liveObject != nil }
     }

@@ -171,41 +171,6 @@ extension Broadcaster {
             fileID: fileID, line: line)
     }
 
-    /// Registers `listener`, as every `addListener` does.
-    ///
-    /// `isSendable` is what the caller's overload proved. Package access:
-    /// the bridge's Swift 5 forms forward here.
-    package func add(
-        _ listener: consuming AnyObject,
-        isSendable: Bool,
-        receivingSticky: Bool,
-        isolation: (any Actor)?,
-        registeringFrom caller: isolated (any Actor)? = #isolation,
-        fileID: StaticString,
-        line: UInt
-    ) -> Bool {
-        #if DEBUG
-            let check = UnretainedListenerCheck(copy listener, fileID: fileID, line: line)
-        #endif
-        let accepted = ListenerValidation.accepts(listener)
-        if accepted {
-            let site = RegistrationSite(fileID: fileID, line: line)
-            let entry = ListenerEntry(
-                object: copy listener, isolation: isolation, onlyProtocol: nil, isSendable: isSendable,
-                registrationSite: site)
-            register(entry, receivingSticky: receivingSticky, from: caller)
-        }
-        // Lets go of the caller's reference here rather than after returning,
-        // so that an object nothing else holds is released now, where the
-        // debug check sees it (no lock is held: its deinit may use this
-        // broadcaster).
-        _ = consume listener
-        #if DEBUG
-            if accepted { check.reportIfReleased(to: self) }
-        #endif
-        return accepted
-    }
-
     /// Unregisters a listener added with `addListener`.
     ///
     /// Removing an object that is not registered does nothing. Its
@@ -217,61 +182,5 @@ extension Broadcaster {
     /// another thread has already begun may still finish.
     public func removeListener(_ listener: AnyObject) {
         unregister(EntryKey(objectID: ObjectIdentifier(listener), onlyProtocol: nil))
-    }
-}
-
-extension Broadcaster {
-    // MARK: - Registering: the one path behind every way of registering
-
-    /// Adds `entry` and, if asked, replays the sticky broadcasts it matches:
-    /// the one path behind every way of registering.
-    ///
-    /// The sticky broadcasts are read under the same lock that adds the
-    /// entry, so each one reaches the listener exactly once: either it was
-    /// made before (and is replayed) or after (and is delivered live). The
-    /// replays are planned after the lock is released, in sticky order:
-    /// those that must run on the listener's actor are enqueued first, then
-    /// those that can run here are made, before this returns. A replay is
-    /// not made to a listener that a newer state of its protocol reached
-    /// meanwhile (``StickyProgress``).
-    ///
-    /// - Returns: Whether the entry was added (false if its object was
-    ///   already registered under the same key).
-    @discardableResult
-    func register(_ entry: ListenerEntry, receivingSticky: Bool, from isolation: (any Actor)?) -> Bool {
-        var context = DeliveryContext(isolation: isolation)
-        let (added, replays, considered) = storage.withLock { storage, releases in
-            let (added, considered) = storage.add(entry, in: &context, releasing: &releases)
-            guard added, receivingSticky else { return (added, [StickyBroadcast](), considered) }
-            return (added, storage.sticky.all.filter { entry.listens(to: $0.protocolID) }, considered)
-        }
-        for indexed in considered {
-            checkIsolatedConformances(of: indexed.entries, as: indexed.protocolType, in: &context)
-        }
-        var callsHere: [() -> Void] = []
-        for sticky in replays {
-            sticky.planReplay(to: entry, by: self, in: &context, callsHere: &callsHere)
-        }
-        for call in callsHere { call() }
-        return added
-    }
-
-    /// Unregisters the entry for `key`, if any.
-    func unregister(_ key: EntryKey) {
-        _ = storage.withLock { storage, releases in storage.remove(key, releasing: &releases) }
-    }
-
-    /// Unregisters `entry` if it is still the one registered under its key.
-    ///
-    /// A single-protocol registration that stops is remembered, so that
-    /// ``deliveryExplanation(for:to:isolation:)`` can say so.
-    func unregister(_ entry: ListenerEntry) {
-        let key = EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol)
-        storage.withLock { storage, releases in
-            guard storage.remove(key, ifEntryIs: entry, releasing: &releases) != nil, entry.onlyProtocol != nil else {
-                return
-            }
-            storage.noteStopped(entry, releasing: &releases)
-        }
     }
 }

@@ -22,48 +22,22 @@
 /// ```
 ///
 /// Where a listener runs is written where it registers: without `calledOn:`
-/// a listener is `Sendable` and is called where the broadcast runs (this one's
-/// conformance is isolated to the main actor, so its calls go there); with
-/// `calledOn: actor`, any listener is called only on that actor.
-///
-/// Semantics (each pinned by a test; see <doc:DeliverySemantics>):
-/// - **Weak.** The broadcaster never keeps a listener alive; one that is
-///   deallocated is never called, counted or returned again.
-/// - **Identity.** One registration per object (`===`); adding it again changes
-///   nothing.
-/// - **Order.** Listeners are called in registration order (within each actor
-///   a delivery runs on).
-/// - **Re-entrancy.** A listener added during a broadcast is not called by it;
-///   one removed or released during it, and not yet called, is not called; a
-///   broadcast made from a listener is delivered completely before the outer
-///   one continues.
-/// - **Threads.** Every method may be called from any thread, also from a
-///   listener, a handler or the `deinit` of anything the user owns. No lock is
-///   held while a listener runs or while a user's object is released.
-/// - **Actors.** A listener registered with `calledOn: actor` is only ever
-///   called on that actor: at once when the broadcast is made there, otherwise
-///   through a scheduled delivery. A `Sendable` listener registered without it
-///   is called where the broadcast runs whenever its conformance holds there;
-///   a conformance isolated to an actor sends the call to the actor it
-///   registered from.
-/// - **State.** Once a sticky broadcast has reached a listener, an older one
-///   to the same protocol never reaches it afterwards.
+/// a listener is `Sendable` and is called where the broadcast runs (this
+/// one's conformance is isolated to the main actor, so its calls go there);
+/// with `calledOn: actor`, any listener is called only on that actor. It is
+/// held weakly, added once per object, and called in registration order; no
+/// lock is held while it runs, so it may call back from anywhere, even a
+/// `deinit`. <doc:DeliverySemantics> states every rule and the test that
+/// pins it.
 public final class Broadcaster: Sendable {
-    /// A broadcaster for the whole process.
-    ///
-    /// Convenient for apps; code under test usually injects its own instance
-    /// instead, so tests don't share listeners.
+    /// A broadcaster for the whole process; tests usually inject their own.
     public static let shared = Broadcaster()
 
-    /// The one lock and everything behind it.
     let storage = StorageLock()
-    /// Deliveries scheduled on actors, one FIFO per actor.
     let mailboxes = ActorMailboxes()
-    /// Receives diagnostics (debug builds); nil writes them to standard error.
+    /// Nil writes debug-build diagnostics to standard error.
     let diagnosticHandler: (@Sendable (BroadcastDiagnostic) -> Void)?
     #if DEBUG
-        /// Debug builds only: finds listeners whose conformance is isolated to
-        /// the main actor but that registered elsewhere.
         let isolatedConformanceCheck = IsolatedConformanceCheck()
     #endif
 

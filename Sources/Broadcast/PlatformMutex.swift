@@ -7,33 +7,18 @@
         import Bionic
     #endif
 
-    /// The lock guarding Broadcast's shared state: here a `pthread_mutex_t`.
+    /// The lock guarding Broadcast's shared state on Linux: a `pthread_mutex_t`.
     ///
-    /// This branch is taken on Linux (and wherever Glibc, Musl or Bionic is
-    /// the C library); Apple platforms use `Synchronization.Mutex`.
-    ///
-    /// Why not `Synchronization.Mutex` everywhere: on Linux it locks with a
-    /// futex, in code ThreadSanitizer does not instrument, so TSan sees no
-    /// happens-before edge between two critical sections and reports every
-    /// access under the lock as a data race. An app built with
-    /// `-sanitize=thread` would then get reports from inside Broadcast before
-    /// its own. `pthread_mutex_lock` and `pthread_mutex_unlock` are
-    /// intercepted by TSan, so this lock is visible to it in every build,
-    /// with no flag to pass. On Apple platforms `Synchronization.Mutex` is an
-    /// `os_unfair_lock`, which TSan sees, and it stays.
-    ///
-    /// It has `Mutex`'s shape (`init(_:)`, `withLock(_:)`), so code written
-    /// against `Mutex` compiles unchanged. Unlike `Mutex` it is a class: each
-    /// lock is one object plus one allocated `pthread_mutex_t`, made when
-    /// the state it guards is made, never during a broadcast. It is
-    /// `package`, for `BroadcastSystemBridge`.
+    /// There `Synchronization.Mutex` is a futex ThreadSanitizer does not see,
+    /// so an app built with `-sanitize=thread` would get reports from inside
+    /// Broadcast; TSan intercepts `pthread_mutex_lock`. It has `Mutex`'s shape
+    /// and is a class (one object and one `pthread_mutex_t`, made with the
+    /// state it guards); `package`, for `BroadcastSystemBridge`.
     package final class PlatformMutex<Value>: @unchecked Sendable {
         // @unchecked Sendable: `value` is only read or written inside
         // `withLock`, while `mutex` is held; `mutex` itself is thread-safe.
-        /// The mutex, at an address of its own: a `pthread_mutex_t` must not
-        /// move once initialised, which a stored property of a Swift value
-        /// does not promise; the pointer is allocated in `init`, freed in
-        /// `deinit`, and used only in between.
+        /// At an address of its own: a `pthread_mutex_t` must not move once
+        /// initialised, which a stored property does not promise.
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>
         private var value: Value
 
@@ -57,7 +42,6 @@
             mutex.deallocate()
         }
 
-        /// Calls `body` with the guarded value while holding the lock.
         package func withLock<Result, E: Error>(
             _ body: (inout sending Value) throws(E) -> sending Result
         ) throws(E) -> sending Result {
@@ -68,20 +52,13 @@
         }
     }
 
-    /// `Mutex` inside this module is ``PlatformMutex``: the core's files
-    /// `import Synchronization` and say `Mutex`, and a declaration in this
-    /// module takes precedence over the imported one, so they get the lock
-    /// ThreadSanitizer sees without a change at any call site.
+    /// `Mutex` inside this module is ``PlatformMutex``: a declaration of the
+    /// module takes precedence over the one `Synchronization` exports.
     typealias Mutex<Value> = PlatformMutex<Value>
 #else
     import Synchronization
 
-    /// The lock guarding Broadcast's shared state: here `Synchronization.Mutex`.
-    ///
-    /// On Apple platforms `Mutex` is an `os_unfair_lock`, which
-    /// ThreadSanitizer sees; on Linux the other branch of this file replaces
-    /// it with a `pthread_mutex_t`, because there `Mutex` is a futex TSan does
-    /// not see. It is `package`, for `BroadcastSystemBridge`; inside this
-    /// module the code says `Mutex`.
+    /// The lock guarding Broadcast's shared state on Apple platforms:
+    /// `Synchronization.Mutex`, an `os_unfair_lock` ThreadSanitizer sees.
     package typealias PlatformMutex<Value: ~Copyable> = Synchronization.Mutex<Value>
 #endif

@@ -16,25 +16,23 @@ import Synchronization
 /// by a block, so a center that calls blocks under its own lock cannot
 /// deadlock with this one.
 ///
-/// The tokens are guarded by an `NSLock`, not `Synchronization.Mutex`: on
-/// Linux the latter is a futex ThreadSanitizer cannot see, so every test of
-/// forwarding under TSan would report the token list as a race. Only `start`
-/// and `stop` take the lock.
+/// The state is guarded by an `NSLock`, not `Synchronization.Mutex`: on
+/// Linux the latter is a futex ThreadSanitizer cannot see. The lock is never
+/// held while the center is called (`addObserver` and `removeObserver` may
+/// run a subclass's code, which may call back here), so `start` claims the
+/// start under the lock, adds the observers after it, and keeps them only if
+/// no `stop` came in between.
 final class NotificationObservation: @unchecked Sendable {
-    // @unchecked Sendable: `tokens` is only read or written while `lock` is
-    // held (each token is only ever passed back to the thread-safe
-    // `removeObserver`); `center` and `isActive` are immutable and
-    // thread-safe.
+    // @unchecked Sendable: `tokens` and `activation` are only read or written
+    // while `lock` is held; `center` is immutable and thread-safe.
     /// The center observed.
     let center: NotificationCenter
 
-    /// Guards `tokens`: `start` and `stop` may race.
     private let lock = NSLock()
     /// The observer tokens; empty when not observing.
     private var tokens: [any NSObjectProtocol] = []
-    /// Whether blocks should pass notifications on; read by every block,
-    /// without the lock.
-    private let isActive = Atomic<Bool>(false)
+    /// The current start's switch, read by its blocks without the lock; nil when stopped.
+    private var activation: Activation?
 
     init(center: NotificationCenter) {
         self.center = center
@@ -44,9 +42,9 @@ final class NotificationObservation: @unchecked Sendable {
         stop()
     }
 
-    /// Whether the observers are installed.
+    /// Whether observers are installed, or being installed.
     var isObserving: Bool {
-        lock.withLock { !tokens.isEmpty }
+        lock.withLock { activation != nil }
     }
 
     /// Installs one observer per name, each calling `receive` on the posting
@@ -62,16 +60,26 @@ final class NotificationObservation: @unchecked Sendable {
         object: AnyObject? = nil,
         receive: @escaping @Sendable (Notification) -> Void
     ) {
-        lock.withLock {
-            guard tokens.isEmpty else { return }
-            isActive.store(true, ordering: .releasing)
-            tokens = names.map { name in
-                center.addObserver(forName: name, object: object, queue: nil) { [weak self] notification in
-                    guard let self, self.isActive.load(ordering: .acquiring) else { return }
-                    receive(notification)
-                }
+        let claimed = lock.withLock { () -> Activation? in
+            guard activation == nil else { return nil }
+            let claimed = Activation()
+            activation = claimed
+            return claimed
+        }
+        guard let claimed else { return }
+        let added = names.map { name in
+            center.addObserver(forName: name, object: object, queue: nil) { notification in
+                guard claimed.isActive.load(ordering: .acquiring) else { return }
+                receive(notification)
             }
         }
+        // Stopped meanwhile: the observers just added are removed, not kept.
+        let kept = lock.withLock {
+            guard activation === claimed else { return false }
+            tokens = added
+            return true
+        }
+        if !kept { for token in added { center.removeObserver(token) } }
     }
 
     /// Removes the observers; calling it again does nothing.
@@ -79,10 +87,17 @@ final class NotificationObservation: @unchecked Sendable {
     /// No block that starts after this returns passes a notification on.
     func stop() {
         let removed = lock.withLock {
-            isActive.store(false, ordering: .releasing)
+            activation?.isActive.store(false, ordering: .releasing)
+            activation = nil
             defer { tokens.removeAll() }
             return tokens
         }
         for token in removed { center.removeObserver(token) }
     }
+}
+
+/// One start's switch: its blocks pass notifications on until `stop` turns
+/// it off, so the blocks of a start that a `stop` overtook never do.
+private final class Activation: Sendable {
+    let isActive = Atomic<Bool>(true)
 }

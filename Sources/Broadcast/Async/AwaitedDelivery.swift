@@ -1,27 +1,13 @@
-/// The calls of an awaited broadcast: one pass over a snapshot of an index's
-/// members, awaiting each listener's asynchronous call.
-///
-/// Runs with no lock held, so a listener may add, remove or broadcast while
-/// it is suspended. Every call, and the cast that produces its `P`, is made
-/// on the listener's actor if it registered on one (else where the broadcast
-/// runs), so a conformance isolated to that actor is only ever checked and
-/// used there. Before each call it re-checks that the broadcasting task is
-/// not cancelled, the entry still registered and its listener alive.
+/// The calls of an awaited broadcast, with no lock held: each call, and the
+/// cast that produces its `P`, is made on the listener's actor if it has one,
+/// so a conformance isolated to that actor is checked and used there only.
 enum AwaitedDelivery {
-    /// The typed call of an awaited broadcast.
     typealias Deliver<P, Failure: Error> =
         nonisolated(nonsending) @Sendable (sending P) async throws(Failure) -> Void
 
-    /// Calls `members` one after another, in registration order.
-    ///
-    /// A run of consecutive members called in the same place (the same
-    /// actor, or where the broadcast runs for members with none) is called
-    /// in one hop there: a broadcast from a background task to 1,000
-    /// main-actor listeners hops to the main actor once, not 1,000 times.
-    ///
-    /// - Returns: The number of calls made.
-    /// - Throws: The first error a call throws; the later members are not
-    ///   called.
+    /// Calls `members` one after another, each run of consecutive members of
+    /// one place in one hop there (1,000 main-actor listeners: one hop); the
+    /// first error a call throws ends it.
     static func deliverSequentially<P, Failure: Error>(
         to members: [ListenerEntry],
         as _: P.Type,
@@ -41,17 +27,9 @@ enum AwaitedDelivery {
         return made
     }
 
-    /// Calls each of `members` in its own child task, created in
-    /// registration order, and returns once every call has returned.
-    ///
-    /// A listener with no actor is called off any actor (on the global
-    /// concurrent executor), so calls can run in parallel.
-    ///
-    /// - Returns: The number of calls made.
-    /// - Throws: The first error a call throws (the first to be thrown, not
-    ///   the first member's); it cancels the calls still running, which see
-    ///   the cancellation, and stops the calls not yet begun. Errors thrown
-    ///   after it are discarded.
+    /// Calls each of `members` in its own child task, created in registration
+    /// order; the first error thrown cancels the calls still running and
+    /// stops those not begun (later errors are discarded).
     static func deliverConcurrently<P, Failure: Error>(
         to members: [ListenerEntry],
         as _: P.Type,
@@ -88,16 +66,9 @@ enum AwaitedDelivery {
         return made
     }
 
-    /// Calls `members`, one after another, as `P` on `actor`: the
-    /// listeners' own actor, or, for listeners with none, where the
-    /// broadcast puts them.
-    ///
-    /// Before each call: stops if the task is cancelled, skips the member if
-    /// its entry is retired or its listener released, and routes it here
-    /// (``Routing``): on its own actor, in a task, a failed cast is
-    /// definitive, and is recorded once the run ends.
-    ///
-    /// - Returns: The number of calls made.
+    /// Calls `members` on `actor`, routing each there (where, in a task, a
+    /// failed cast is definitive, recorded once the run ends); stops when the
+    /// task is cancelled.
     static func callRun<P, Failure: Error>(
         _ members: ArraySlice<ListenerEntry>,
         as _: P.Type,

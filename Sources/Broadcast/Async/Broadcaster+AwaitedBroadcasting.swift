@@ -12,42 +12,24 @@ extension Broadcaster {
     /// ```
     ///
     /// `nonisolated(nonsending)` makes the typed method run where its caller
-    /// runs, in every client configuration, so `isolation` defaults to the
-    /// caller's: awaited from main-actor code, it reaches a listener whose
-    /// conformance is isolated to the main actor.
-    ///
-    /// The label says what sets this form apart from
-    /// ``broadcast(to:sticky:isolation:_:)``: it returns only once each
-    /// listener's asynchronous call has returned. A distinct label, not an
-    /// overload of `broadcast(to:)`, so that a synchronous broadcast written
-    /// in an `async` function keeps meaning the synchronous form.
+    /// runs, so `isolation` defaults to the caller's. It returns once each
+    /// listener's call has returned.
     ///
     /// - **Order**: with ``AwaitedDeliveryOrder/sequential`` (the default),
     ///   one call at a time, in registration order; with
     ///   ``AwaitedDeliveryOrder/concurrent``, each call in its own child task,
     ///   created in registration order.
     /// - **Isolation**: a listener registered on an actor is cast and called
-    ///   on that actor, so a conformance isolated to it is never used
-    ///   anywhere else. `deliver` is `nonisolated(nonsending)`: for a
-    ///   listener with no actor it runs where the broadcast runs (the
-    ///   caller's actor, or no actor) when sequential, and off any actor when
-    ///   concurrent. The listener's own method then runs where its own
-    ///   isolation says (a `nonisolated async` method: on the global
-    ///   executor in Swift 6 mode, on the caller's actor with
-    ///   `NonisolatedNonsendingByDefault`); the listener is passed `sending`,
-    ///   so the closure may hand it to such a method in either mode.
-    /// - **Snapshot**: the listeners are those registered when the broadcast
-    ///   starts; one added during it is not called by it; one removed or
-    ///   released before its turn is not called. No lock is held while a
-    ///   listener runs, so listeners may add, remove and broadcast.
+    ///   on that actor. For a listener with no actor, `deliver` runs where
+    ///   the broadcast runs when sequential, off any actor when concurrent;
+    ///   the listener is passed `sending`, so its method may run where its
+    ///   own isolation says.
+    /// - **Snapshot**: the listeners registered when the broadcast starts,
+    ///   minus those removed or released before their turn.
     /// - **Cancellation**: once the broadcasting task is cancelled, no
     ///   further call begins; calls already running see the cancellation.
-    /// - **Errors**: if `deliver` throws, the broadcast throws its error.
-    ///   Sequential: the first error stops the broadcast; later listeners are
-    ///   not called. Concurrent: the first error thrown cancels the calls
-    ///   still running and stops those not yet begun; the broadcast waits for
-    ///   them, then throws it; errors thrown after it are discarded.
-    ///   When `deliver` cannot throw, neither does the broadcast.
+    /// - **Errors**: the first error `deliver` throws stops the later calls
+    ///   (concurrent: cancels those running, then is thrown once they end).
     ///
     /// - Parameters:
     ///   - listenerType: The protocol (or class) listeners must conform to.

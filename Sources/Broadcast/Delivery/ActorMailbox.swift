@@ -2,13 +2,10 @@ import Synchronization
 
 /// A first-in, first-out queue of deliveries waiting to run on one actor.
 ///
-/// A broadcast made outside a listener's actor cannot call it directly, so it
-/// enqueues a job here. One drain task at a time runs the jobs in the order
-/// they were enqueued, which keeps deliveries on an actor in broadcast order
-/// (separate `Task`s would not guarantee that). The lock is never held while a
-/// job runs, so a job may broadcast, add or remove freely.
+/// One drain task at a time runs the jobs in enqueue order, which keeps an
+/// actor's deliveries in broadcast order (separate `Task`s would not). No
+/// lock is held while a job runs, so a job may broadcast, add or remove.
 final class ActorMailbox: Sendable {
-    /// A unit of work; runs isolated to the mailbox's actor.
     typealias Job = @Sendable (_ isolation: isolated any Actor) -> Void
 
     private struct State {
@@ -38,17 +35,12 @@ final class ActorMailbox: Sendable {
         Task { await self.drain(on: actor) }
     }
 
-    /// Runs the jobs enqueued so far.
-    ///
-    /// If more arrived meanwhile, it hands the actor back before draining them
-    /// in a new task: a stream of background broadcasts cannot starve the
-    /// actor's other work. Only one drain is ever scheduled, so jobs still run
-    /// in enqueue order.
+    /// Runs the jobs enqueued so far; jobs enqueued meanwhile run in a new
+    /// task, so a stream of broadcasts cannot starve the actor's other work.
     private func drain(on actor: isolated any Actor) {
         let jobs = state.withLock { state in
-            let jobs = state.jobs
-            state.jobs.removeAll(keepingCapacity: true)
-            return jobs
+            defer { state.jobs.removeAll(keepingCapacity: true) }
+            return state.jobs
         }
         for job in jobs { job(actor) }
         let hasMore = state.withLock { state in
@@ -56,5 +48,27 @@ final class ActorMailbox: Sendable {
             return state.isDrainScheduled
         }
         if hasMore { scheduleDrain() }
+    }
+}
+
+/// One ``ActorMailbox`` per actor a broadcaster has scheduled deliveries on:
+/// the main actor's from the start, others made on first use and kept
+/// (bounded by the actors listeners registered from).
+final class ActorMailboxes: Sendable {
+    private let main = ActorMailbox(actor: MainActor.shared)
+    private let others = Mutex<[ObjectIdentifier: ActorMailbox]>([:])
+
+    func mailbox(for actor: any Actor) -> ActorMailbox {
+        if actor === MainActor.shared { return main }
+        return others.withLock { others in
+            if let mailbox = others[ObjectIdentifier(actor)] { return mailbox }
+            let mailbox = ActorMailbox(actor: actor)
+            others[ObjectIdentifier(actor)] = mailbox
+            return mailbox
+        }
+    }
+
+    func all() -> [ActorMailbox] {
+        [main] + others.withLock { Array($0.values) }
     }
 }

@@ -1,77 +1,91 @@
 extension Broadcaster {
-    /// The one path behind every synchronous broadcast and post: under the
-    /// lock, record a sticky broadcast and take `P`'s members; then, with no
-    /// lock held, call what can be called here and schedule the rest on
-    /// their actors.
-    ///
-    /// - Parameters:
-    ///   - listenerType: The protocol to broadcast to.
-    ///   - sticky: Whether to keep the broadcast as the latest for `P`.
-    ///   - event: For a sticky post, the posted value.
-    ///   - announceChange: For a sticky post, tells the event type's
-    ///     observers once the state is cleared.
-    ///   - onMainActor: Whether every call must run on the main actor.
-    ///   - isolation: Where the broadcast runs.
-    ///   - call: Makes the typed call here; it need not escape, so a
-    ///     payload passed with `with:` is not copied into a closure for it.
-    ///   - makeEscaping: Makes an escaping form of `call`, asked for only
-    ///     when a call must outlive the broadcast: recorded as sticky, or
-    ///     scheduled on an actor.
-    /// - Returns: The number of calls made or scheduled.
+    /// The one path behind every synchronous broadcast and post: one trip
+    /// through the lock, then the calls with no lock held (a payload passed
+    /// `with:` is copied into a closure only for a call scheduled on an actor).
     func send<P>(
-        to listenerType: P.Type,
-        sticky: Bool,
-        event: (any Sendable)? = nil,
-        announcingChange announceChange: (@Sendable (Broadcaster) -> Void)? = nil,
-        onMainActor: Bool,
-        from isolation: (any Actor)?,
-        calling call: (P) -> Void,
+        to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
         makingEscaping makeEscaping: () -> @Sendable (P) -> Void
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        guard sticky else {
-            let members = members(of: P.self, in: &context)
-            return dispatch(
-                to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, calling: call,
-                makingEscaping: makeEscaping)
+        var run = DeliveryRun()
+        switch storage.members(of: P.self as Any.Type, singling: true) {
+        case .one(let entry):
+            Delivery.deliver(to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call)
+        case let read:
+            let members = members(from: read, as: P.self, in: &context)
+            Delivery.deliver(
+                to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call)
         }
-        let deliver = makeEscaping()
-        let record = StickyBroadcast(
-            for: P.self, onMainActor: onMainActor, event: event, announcingChange: announceChange, deliver)
-        let (members, generation) = stickyMembers(of: P.self, in: &context, recording: record)
-        return dispatch(
-            to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context,
-            calling: call
-        ) { deliver }
+        if let leftovers = run.leftovers {
+            finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
+        }
+        return run.count
     }
 
-    /// The members of `P`'s index, taken under the lock.
+    /// A sticky broadcast is recorded in the critical section that reads the
+    /// members: every listener is among them or registers later and is replayed it.
+    func sendSticky<P>(
+        _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
+        calling call: (P) -> Void, escaping deliver: @escaping @Sendable (P) -> Void
+    ) -> Int {
+        var context = DeliveryContext(isolation: isolation)
+        let (read, generation) = storage.withLock { storage, releases in
+            (storage.members(of: P.self as Any.Type), storage.setSticky(sticky, releasing: &releases))
+        }
+        let members = members(from: read, as: P.self, in: &context)
+        var run = DeliveryRun()
+        Delivery.deliver(
+            to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call)
+        if let leftovers = run.leftovers {
+            finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
+        }
+        return run.count
+    }
+
+    @inline(__always)
     func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
-        let (members, considered) = storage.withLock { storage, releases in
-            storage.members(of: P.self, in: &context, releasing: &releases)
-        }
-        checkIsolatedConformances(of: considered, as: P.self, in: &context)
-        return members
+        members(from: storage.members(of: P.self as Any.Type), as: P.self, in: &context)
     }
 
-    /// ``members(of:in:)``, recording `sticky` as `P`'s sticky broadcast in
-    /// the same critical section, so that every listener either is among
-    /// the members or registers afterwards and is replayed `sticky`.
-    func stickyMembers<P>(of _: P.Type, in context: inout DeliveryContext, recording sticky: StickyBroadcast)
-        -> (members: [ListenerEntry], generation: StickyGeneration)
+    @inline(__always)
+    private func members<P>(from read: consuming Members, as _: P.Type, in context: inout DeliveryContext)
+        -> [ListenerEntry]
     {
-        let (members, considered, generation) = storage.withLock { storage, releases in
-            let generation = storage.setSticky(sticky, releasing: &releases)
-            let (members, considered) = storage.members(of: P.self, in: &context, releasing: &releases)
-            return (members, considered, generation)
+        switch consume read {
+        case .ready(let members):
+            // Debug builds: an answer left open may be settled where this runs.
+            checkIsolatedConformances(of: [], as: P.self, in: &context)
+            return members
+        case .one(let entry):
+            return [entry]
+        case .intake(let intake):
+            return takeIn(intake, as: P.self, in: &context)
         }
-        checkIsolatedConformances(of: considered, as: P.self, in: &context)
-        return (members, generation)
     }
 
-    /// Debug builds: hands the entries an index just considered to the
-    /// isolated-conformance check, with no lock held; release builds do
-    /// nothing.
+    /// Decides an index's new entries with no lock held (a cast may run a
+    /// custom executor's isolation check), commits the decision, and returns
+    /// the members this broadcast uses whether or not the commit applied.
+    private func takeIn<P>(_ intake: IndexIntake, as _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
+        var admitted: [ListenerEntry] = []
+        var learned: [LearnedNonconformance] = []
+        // Only a rebuild meets an object twice: a second entry changes the layout.
+        var seen: Set<ObjectIdentifier>? = intake.isRebuild ? [] : nil
+        for case let entry? in intake.entries where entry.listens(to: intake.protocolID) {
+            guard let object = entry.liveObject,
+                Routing.admits(object, of: entry, as: P.self, knowing: intake.known, in: &context, learned: &learned),
+                seen?.insert(entry.id).inserted != false
+            else { continue }
+            admitted.append(entry)
+        }
+        storage.withLock { storage, releases in
+            storage.commit(intake, admitting: admitted, learned: learned, releasing: &releases)
+        }
+        checkIsolatedConformances(of: intake.entries, as: P.self, in: &context)
+        return intake.members + admitted
+    }
+
+    /// Debug builds: the isolated-conformance check, with no lock held.
     func checkIsolatedConformances<P>(
         of considered: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext
     ) {
@@ -80,57 +94,31 @@ extension Broadcaster {
         #endif
     }
 
-    /// Delivers to `members`, a snapshot: calls what can be called here and
-    /// schedules the rest on their actors.
-    ///
-    /// - Returns: The number of calls made or scheduled.
-    func dispatch<P>(
-        to members: [ListenerEntry],
-        as _: P.Type,
-        onMainActor: Bool,
-        sticky: StickyGeneration?,
-        in context: inout DeliveryContext,
-        calling call: (P) -> Void,
-        makingEscaping makeEscaping: () -> @Sendable (P) -> Void
-    ) -> Int {
-        var scheduled = ScheduledDeliveries()
-        var learned: [LearnedNonconformance] = []
-        let count = Delivery.deliver(
-            to: members, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context,
-            scheduled: &scheduled, learned: &learned, call)
-        if !learned.isEmpty { record(learned, as: P.self) }
-        if !scheduled.isEmpty {
-            let deliver = makeEscaping()
-            for batch in scheduled.batches {
-                schedule(
-                    batch.entries, on: batch.actor, as: P.self, onMainActor: onMainActor, sticky: sticky,
-                    deliver)
-            }
+    private func finish<P>(
+        _ leftovers: DeliveryRun.Leftovers, as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
+        _ deliver: @escaping @Sendable (P) -> Void
+    ) {
+        if !leftovers.learned.isEmpty { record(leftovers.learned, as: P.self) }
+        for batch in leftovers.batches {
+            schedule(batch.entries, on: batch.actor, as: P.self, onMainActor: onMainActor, sticky: sticky, deliver)
         }
-        return count
     }
 
-    /// Enqueues one job on `actor`'s mailbox that delivers to `entries` as
-    /// `P` there, in order, routing each again there.
+    /// One job on `actor`'s mailbox routes `entries` again there, where every
+    /// cast is definitive.
     func schedule<P>(
         _ entries: [ListenerEntry], on actor: any Actor, as _: P.Type, onMainActor: Bool = false,
         sticky: StickyGeneration?, _ deliver: @escaping @Sendable (P) -> Void
     ) {
         mailboxes.mailbox(for: actor).enqueue { actor in
             var context = DeliveryContext(isolation: actor)
-            var scheduled = ScheduledDeliveries()
-            var learned: [LearnedNonconformance] = []
-            // On its actor, in a task, every cast is definitive: nothing is
-            // scheduled again.
-            _ = Delivery.deliver(
-                to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context,
-                scheduled: &scheduled, learned: &learned, deliver)
-            if !learned.isEmpty { self.record(learned, as: P.self) }
+            var run = DeliveryRun()
+            Delivery.deliver(
+                to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run, deliver)
+            if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
         }
     }
 
-    /// Records what deliveries proved: listener classes that are not `P`s on
-    /// their actors.
     func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {
         storage.withLock { storage, _ in
             for nonconformance in learned {
@@ -140,71 +128,113 @@ extension Broadcaster {
     }
 }
 
-/// The calls of a synchronous broadcast: one pass over a snapshot of an
-/// index's members, with no lock held.
-///
-/// Before each call it re-checks that the entry is still registered and its
-/// listener alive, which is what makes a removal or release during a
-/// broadcast take effect for the rest of that broadcast. ``Routing`` decides
-/// each call: here, or collected into ``ScheduledDeliveries`` for its
-/// actor's mailbox. A call of a sticky broadcast is made only if no newer
-/// state of its protocol reached the listener first (``StickyProgress``).
-///
-/// Generic and not inlinable: it is compiled once, in this module, and the
-/// cast it makes (``Conformance/cast(_:to:)``) stays the runtime's
-/// isolation-checking one.
+/// The calls of a synchronous delivery, in registration order, with no lock
+/// held: each entry is checked just before its call, so a removal or release
+/// during a broadcast takes effect for the rest of it.
 enum Delivery {
-    /// Calls every member that can be called where the broadcast runs, and
-    /// collects the others into `scheduled`.
-    ///
-    /// - Parameters:
-    ///   - members: A snapshot of the index, in registration order.
-    ///   - listenerType: The protocol the members are delivered as.
-    ///   - onMainActor: Whether every member is called on the main actor
-    ///     (``Broadcaster/broadcastOnMainActor(to:sticky:isolation:_:)``),
-    ///     in place of the one each registered from.
-    ///   - sticky: For a sticky broadcast, its generation.
-    ///   - context: Where the broadcast runs.
-    ///   - scheduled: Collects the members to call on their actors.
-    ///   - learned: Collects the listener classes found, definitively, not
-    ///     to be `P`s on their own actor.
-    ///   - call: Makes the typed call.
-    /// - Returns: The number of calls made or scheduled.
+    @inline(__always)
     static func deliver<P>(
-        to members: [ListenerEntry],
-        as listenerType: P.Type,
-        onMainActor: Bool,
-        sticky: StickyGeneration?,
-        in context: inout DeliveryContext,
-        scheduled: inout ScheduledDeliveries,
-        learned: inout [LearnedNonconformance],
-        _ call: (P) -> Void
-    ) -> Int {
-        var count = 0
+        to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
+        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
+    ) {
+        if let sticky {
+            return deliver(
+                to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call)
+        }
         var answers = ActorAnswers()
         for entry in members {
             guard let object = entry.liveObject else { continue }
             let route = Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
+                calling: call)
+            run.note(route, for: entry)
+        }
+    }
+
+    /// A delivery to a single member.
+    @inline(__always)
+    static func deliver<P>(
+        to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
+        into run: inout DeliveryRun, _ call: (P) -> Void
+    ) {
+        guard let object = entry.liveObject else { return }
+        var answers = ActorAnswers()
+        let route = Routing.route(
+            consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
+            calling: call)
+        run.note(route, for: entry)
+    }
+
+    /// Each call of a sticky broadcast claims its generation first.
+    private static func deliver<P>(
+        to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
+        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
+    ) {
+        var answers = ActorAnswers()
+        for entry in members {
+            guard let object = entry.liveObject else { continue }
+            var claimed = false
+            let route = Routing.route(
                 consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
             ) { listener in
-                if let sticky {
-                    guard entry.claims(sticky) else { return }
-                    StickyCall.making(sticky, to: entry) { call(listener) }
-                } else {
-                    call(listener)
-                }
-                count += 1
+                guard entry.claims(sticky) else { return }
+                claimed = true
+                StickyCall.making(sticky, to: entry) { call(listener) }
             }
-            switch route {
-            case .called, .skip:
-                break
-            case .schedule(let actor):
-                scheduled.append(entry, on: actor)
-                count += 1
-            case .skipAndRecord(let nonconformance):
-                learned.append(nonconformance)
-            }
+            if case .called = route, !claimed { continue }
+            run.note(route, for: entry)
         }
-        return count
+    }
+}
+
+/// What one delivery made, and what it left to do; the leftovers are made
+/// only when a call is scheduled or a nonconformance learned.
+struct DeliveryRun {
+    var count = 0
+    private(set) var leftovers: Leftovers?
+
+    final class Leftovers {
+        struct Batch {
+            let actor: any Actor
+            var entries: [ListenerEntry]
+        }
+
+        var batches: [Batch] = []
+        var learned: [LearnedNonconformance] = []
+    }
+
+    @inline(__always)
+    mutating func note(_ route: Route, for entry: ListenerEntry) {
+        switch route {
+        case .called:
+            count += 1
+        case .skip:
+            break
+        case .schedule(let actor):
+            schedule(entry, on: actor)
+        case .skipAndRecord(let nonconformance):
+            learn(nonconformance)
+        }
+    }
+
+    mutating func schedule(_ entry: ListenerEntry, on actor: any Actor) {
+        count += 1
+        let leftovers = leftovers ?? made()
+        // Few distinct actors (usually the main actor only): a linear search beats hashing.
+        if let index = leftovers.batches.firstIndex(where: { $0.actor === actor }) {
+            leftovers.batches[index].entries.append(entry)
+        } else {
+            leftovers.batches.append(Leftovers.Batch(actor: actor, entries: [entry]))
+        }
+    }
+
+    mutating func learn(_ nonconformance: LearnedNonconformance) {
+        (leftovers ?? made()).learned.append(nonconformance)
+    }
+
+    private mutating func made() -> Leftovers {
+        let made = Leftovers()
+        leftovers = made
+        return made
     }
 }

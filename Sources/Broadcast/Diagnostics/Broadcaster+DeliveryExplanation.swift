@@ -2,17 +2,9 @@ extension Broadcaster {
     /// Why a broadcast to `listenerType` made here would, or would not, call
     /// `listener`.
     ///
-    /// Named as a noun phrase because it has no side effects (Swift API Design
-    /// Guidelines); `for:` and `to:` read as in `broadcast(to:)`.
-    ///
     /// The answer is the decision a ``broadcast(to:sticky:isolation:_:)``
-    /// made from the same place would take right now, computed from the same
-    /// pieces (the protocol's index of listeners, the recorded isolation of
-    /// each registration, where the code runs): ``DeliveryExplanation/calledHere``
-    /// and ``DeliveryExplanation/scheduled(on:)`` mean the broadcast calls the
-    /// listener, here or on that actor. Asking changes nothing a later
-    /// broadcast does: if no broadcast to `listenerType` has built its index
-    /// yet, the index is built for the answer and thrown away.
+    /// made from the same place would take now, by the same routing; asking
+    /// changes nothing a later broadcast does.
     ///
     /// ```swift
     /// let screen = FeedScreen(broadcaster: broadcaster)  // @MainActor, registers itself
@@ -22,18 +14,11 @@ extension Broadcaster {
     /// // conformance is isolated to the main actor and can only be checked there.
     /// ```
     ///
-    /// A listener that deallocated cannot be asked about: hold it while you
-    /// ask. Registered with another ``Broadcaster`` instance, it reads as
-    /// ``DeliveryExplanation/notRegistered``: a broadcaster knows only its own
-    /// listeners.
-    ///
     /// - Parameters:
-    ///   - listener: The object expected to be called.
+    ///   - listener: The object expected to be called; hold it while you ask.
     ///   - listenerType: The protocol of the broadcast.
-    ///   - isolation: Where the broadcast would run; leave the default to ask
-    ///     about a broadcast made by the calling code.
-    /// - Returns: The decision, with a readable
-    ///   ``DeliveryExplanation/description``.
+    ///   - isolation: Where the broadcast would run; leave the default.
+    /// - Returns: The decision, with a readable ``DeliveryExplanation/description``.
     public func deliveryExplanation<P>(
         for listener: AnyObject,
         to listenerType: P.Type,
@@ -45,28 +30,24 @@ extension Broadcaster {
         let (entries, memberships, known, stopped) = storage.withLock { storage, _ in
             let entries = storage.entries(withID: id)
             let memberships = entries.map { storage.indexMembership(of: $0, in: P.self) }
-            return (
-                entries, memberships, storage.knownNonconformances,
-                storage.stoppedRegistrations.listeners(stoppedFor: protocolID)
-            )
+            return (entries, memberships, storage.known, storage.stoppedRegistrations.listeners(stoppedFor: protocolID))
         }
         var context = DeliveryContext(isolation: isolation)
-        // Decided on a copy: asking must not change what a later broadcast does.
-        var knownHere = known
         var listensToP = false
         for (entry, membership) in zip(entries, memberships) where entry.liveObject === listener {
             guard entry.listens(to: protocolID) else { continue }
             listensToP = true
-            // The entry a broadcast uses: the first the index lists (or,
-            // where the index has not decided yet, would list now).
+            // The entry a broadcast uses: the first the index lists, or would
+            // list now; decided on a copy, so asking changes nothing.
+            var learned: [LearnedNonconformance] = []
             let isMember =
                 membership
-                ?? Conformance.isCandidate(listener, of: entry, as: P.self, knowing: &knownHere, in: &context)
+                ?? Routing.admits(listener, of: entry, as: P.self, knowing: known, in: &context, learned: &learned)
             if isMember { return Self.decision(for: entry, listener, as: P.self, in: &context) }
         }
         if listensToP { return .doesNotConform }
         if stopped.contains(where: { $0.object === listener }) { return .registrationStopped }
-        let others = entries.filter { $0.liveObject === listener }.compactMap(\.onlyProtocolType).map {
+        let others = entries.filter { $0.liveObject === listener }.compactMap { $0.onlyProtocolType }.map {
             String(describing: $0)
         }
         return others.isEmpty ? .notRegistered : .registeredOnlyForOtherProtocols(others)

@@ -2,21 +2,16 @@
 /// call a listener: the answer of
 /// ``Broadcaster/deliveryExplanation(for:to:isolation:)``.
 ///
-/// Each value is a decision the delivery path takes, in the order it takes
-/// them. Use ``description`` in logs and in the debugger:
+/// Use ``description`` in logs and in the debugger:
 ///
 /// ```swift
 /// print(broadcaster.deliveryExplanation(for: screen, to: PostCreationListener.self))
 /// // scheduled on MainActor if it conforms there: its conformance can be used only on that actor, where it registered
 /// ```
 ///
-/// Compare with `==` (`explanation == .scheduled(on: MainActor.shared)`), or
-/// match the static properties in a `switch` (`case .calledHere:`); read
-/// ``actor`` and ``otherProtocols`` for the values a decision carries. A struct with static
-/// members, not an enum, so that a later release can add a decision without
-/// breaking a `switch` written against this one.
+/// Compare with `==`, or match the static members in a `switch`; a struct,
+/// not an enum, so that a later release can add a decision.
 public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible {
-    /// The decisions this release knows.
     private enum Decision: Sendable, Equatable {
         case calledHere
         case scheduled
@@ -30,19 +25,15 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
 
     private let decision: Decision
 
-    /// Which rule of where a listener runs put the call here or on the
-    /// actor, when ``Broadcaster/deliveryExplanation(for:to:isolation:)``
-    /// knows it; said by ``description``, ignored by `==`.
+    /// The rule that put the call here or on the actor, when
+    /// ``Broadcaster/deliveryExplanation(for:to:isolation:)`` knows it; said
+    /// by ``description``, ignored by `==`.
     private var rule: DeliveryRule?
 
-    /// The actor a scheduled call runs on: the listener's, for
-    /// ``scheduled(on:)`` and ``scheduledIfConforming(on:)``; nil for every
-    /// other explanation.
+    /// The actor of ``scheduled(on:)`` and ``scheduledIfConforming(on:)``; nil otherwise.
     public let actor: (any Actor)?
 
-    /// The protocols the listener is registered for instead, in registration
-    /// order, for ``registeredOnlyForOtherProtocols(_:)``; empty for every
-    /// other explanation.
+    /// The protocols of ``registeredOnlyForOtherProtocols(_:)``; empty otherwise.
     public let otherProtocols: [String]
 
     private init(_ decision: Decision, actor: (any Actor)? = nil, otherProtocols: [String] = []) {
@@ -54,62 +45,41 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
     /// The broadcast calls the listener here, before `broadcast` returns.
     public static let calledHere = DeliveryExplanation(.calledHere)
 
-    /// The broadcast schedules a call on `actor`, the actor the listener
-    /// registered from, because it does not run there.
-    ///
-    /// The listener is known to conform, so the call is made once the actor
-    /// runs it (after ``Broadcaster/waitForScheduledDeliveries()`` has
-    /// returned, at the latest).
+    /// The broadcast schedules a call on `actor`, the listener's, where it is
+    /// known to conform.
     public static func scheduled(on actor: any Actor) -> DeliveryExplanation {
         DeliveryExplanation(.scheduled, actor: actor)
     }
 
-    /// The broadcast schedules a call on `actor`, which makes it only if the
-    /// listener conforms there.
-    ///
-    /// The listener registered from `actor`, and the question cannot be
-    /// settled here: a conformance isolated to an actor
-    /// (`extension Screen: @MainActor P`) makes the cast fail anywhere else,
-    /// exactly like no conformance at all. Once a call on the actor has found
-    /// no conformance, later explanations say ``doesNotConform``.
+    /// The broadcast schedules a call on `actor`, made only if the listener
+    /// conforms there: a conformance isolated to `actor` cannot be checked
+    /// anywhere else.
     public static func scheduledIfConforming(on actor: any Actor) -> DeliveryExplanation {
         DeliveryExplanation(.scheduledIfConforming, actor: actor)
     }
 
-    /// The listener is not registered with this broadcaster: it was never
-    /// added, it was removed, its registrations were stopped (or released)
-    /// before this broadcaster saw them, or it was registered with another
-    /// ``Broadcaster`` instance, which this one cannot know about.
+    /// The listener is not registered with this broadcaster (never added,
+    /// removed, or registered with another one).
     public static let notRegistered = DeliveryExplanation(.notRegistered)
 
     /// The listener is registered only through ``ListenerRegistration``s for
-    /// other protocols, named here in registration order; neither
-    /// `addListener` nor a registration for this protocol holds it.
+    /// other protocols, named here in registration order.
     public static func registeredOnlyForOtherProtocols(_ protocols: [String]) -> DeliveryExplanation {
         DeliveryExplanation(.registeredOnlyForOtherProtocols, otherProtocols: protocols)
     }
 
-    /// The listener's ``ListenerRegistration`` for this protocol was stopped
-    /// (or released, which stops it), and nothing else registers it for this
-    /// protocol.
+    /// The listener's ``ListenerRegistration`` for this protocol was stopped,
+    /// and nothing else registers it for this protocol.
     public static let registrationStopped = DeliveryExplanation(.registrationStopped)
 
     /// The listener is registered but does not conform to the protocol, as
-    /// seen from here.
-    ///
-    /// A listener registered from non-isolated code whose conformance is
-    /// isolated to an actor is a `P` only on that actor; from anywhere else it
-    /// reads as not conforming, and a broadcast from here does not call it.
+    /// seen from here (a conformance isolated to an actor holds on it only).
     public static let doesNotConform = DeliveryExplanation(.doesNotConform)
 
-    /// The listener is a value boxed as `AnyObject` (a struct, or a bridged
-    /// `NSNumber`, `NSString`, …), which `addListener` refuses: a weak table
-    /// would release it at once.
+    /// The listener is a value boxed as `AnyObject`, which `addListener` refuses.
     public static let refusedAsBoxedValue = DeliveryExplanation(.refusedAsBoxedValue)
 
-    /// Whether a broadcast from here calls the listener now or schedules a
-    /// call for it (a ``scheduledIfConforming(on:)`` call still depends on
-    /// the conformance).
+    /// Whether a broadcast from here calls the listener or schedules a call for it.
     public var reachesListener: Bool {
         switch decision {
         case .calledHere, .scheduled, .scheduledIfConforming: true
@@ -143,8 +113,7 @@ public struct DeliveryExplanation: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// The same decision with the same values; actors compare by identity
-    /// (the same actor instance).
+    /// The same decision with the same values; actors compare by identity.
     public static func == (lhs: DeliveryExplanation, rhs: DeliveryExplanation) -> Bool {
         lhs.decision == rhs.decision && lhs.actor === rhs.actor && lhs.otherProtocols == rhs.otherProtocols
     }

@@ -1,58 +1,38 @@
 #if DEBUG
     import Synchronization
 
-    /// Debug builds only: notices a listener whose conformance is isolated to
-    /// the main actor but that registered from code not isolated to the main
-    /// actor (no actor, or another one).
+    /// Debug builds only: reports a listener whose conformance is isolated to
+    /// the main actor but that registered from code not isolated to it.
     ///
-    /// Why: Broadcast does not move such a listener's calls to the main
-    /// actor. A Swift runtime that checks isolated conformances (Swift 6.2 and
-    /// later: Linux, Apple OS releases of the 26 generation) fails the cast
-    /// off the main actor, so the listener is skipped there, harmlessly; the
-    /// runtimes of earlier Apple OS releases do not check, the cast succeeds
-    /// on any thread, and a background broadcast calls main-actor code on its
-    /// own thread. Nothing shows where the mistake is made, so it is found
-    /// here, with this runtime's check, and reported with the fix.
-    ///
-    /// How: the delivery path's cast, made for the entries an index has just
-    /// considered, in two places: where the main actor's isolated conformances
-    /// can be checked, where it succeeds, and on a new thread outside any
-    /// task, where it fails. Succeeding there and failing here is exactly a
-    /// conformance isolated to the main actor. A cast that fails where the
-    /// main actor cannot be seen leaves the answer open, with the listener
-    /// held weakly, until the protocol's listeners are next looked up on the
-    /// main actor. One answer per broadcaster, listener class and protocol.
-    /// It runs with no lock of the broadcaster held (its own lock is never
-    /// held while it casts or waits for the thread); reports go through the
-    /// main actor's mailbox.
+    /// Runtimes before the Apple 26 releases do not check isolated
+    /// conformances, so a background broadcast would call such a listener on
+    /// its own thread there; this runtime's check finds the mistake. The
+    /// cast is made where the main actor's conformances are seen and on a new
+    /// thread outside any task: succeeding there and failing here is exactly
+    /// a conformance isolated to the main actor. One answer per class and
+    /// protocol; no lock is held while it casts.
     final class IsolatedConformanceCheck: Sendable {
         private struct Key: Hashable {
             let type: ObjectIdentifier
             let protocolType: ObjectIdentifier
         }
 
-        /// A listener whose cast failed where the main actor's isolated
-        /// conformances cannot be checked: not isolated to the main actor,
-        /// or not conforming at all; the main actor tells which.
+        /// A listener whose cast failed where the main actor is not seen; the
+        /// main actor tells whether it conforms there.
         private struct Open {
             let listener: WeakListener
             let site: RegistrationSite?
         }
 
         private struct State {
-            /// The classes and protocols answered, or being answered.
             var claimed: Set<Key> = []
-            /// Per protocol, per class: the ones left open.
             var open: [ObjectIdentifier: [ObjectIdentifier: Open]] = [:]
         }
 
         private let state = Mutex(State())
 
-        /// Checks the listeners of `entries`, just considered by `P`'s index
-        /// in `context`, that registered without the main actor, and, where
-        /// `context` can check the main actor's isolated conformances, those
-        /// left open for `P`; reports each conformance isolated to the main
-        /// actor to `broadcaster`'s handler.
+        /// Checks `entries`, just decided by `P`'s index, and, where the main
+        /// actor is seen, the answers left open for `P`.
         func inspect<P>(
             _ entries: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext,
             for broadcaster: Broadcaster
@@ -83,12 +63,12 @@
             }
             var conformingOnMainActor: [(object: AnyObject, site: RegistrationSite?)] = []
             for (_, open) in reopened {
-                guard let object = open.listener.object, Conformance.cast(object, to: P.self) != nil else { continue }
+                guard let object = open.listener.object, Conformance.conforms(object, to: P.self) else { continue }
                 conformingOnMainActor.append((object, open.site))
             }
             for position in claimed {
                 let candidate = candidates[position]
-                let conformsHere = Conformance.cast(candidate.object, to: P.self) != nil
+                let conformsHere = Conformance.conforms(candidate.object, to: P.self)
                 if seesMainActor {
                     if conformsHere { conformingOnMainActor.append((candidate.object, candidate.site)) }
                 } else if !conformsHere {

@@ -19,7 +19,7 @@
             let listeners = objects.map(WeakListener.init)
             let answer = ThreadAnswer()
             Thread.detachNewThread {
-                answer.set(listeners.map { $0.object.map { Conformance.cast($0, to: P.self) != nil } ?? true })
+                answer.set(listeners.map { $0.object.map { Conformance.conforms($0, to: P.self) } ?? true })
             }
             return answer.wait()
         }

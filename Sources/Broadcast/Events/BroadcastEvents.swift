@@ -9,14 +9,8 @@
 /// ```
 ///
 /// The sequence ends when the consuming task is cancelled, and when the
-/// broadcaster is released. Each sequence is a listener registered from
-/// non-isolated code: it receives events synchronously on the posting thread
-/// and buffers them for the consumer.
-///
-/// Buffering: ``Broadcaster/events(of:bufferingPolicy:receivingSticky:)``
-/// keeps every event by default (`.unbounded`), so no event is lost while the
-/// consumer is busy; pass `.bufferingNewest(n)` to keep only the newest `n`
-/// (Foundation's typed messages keep the newest 10) or `.bufferingOldest(n)`.
+/// broadcaster is released. It receives events on the posting thread and
+/// buffers every one by default (`.bufferingNewest(n)` keeps the newest `n`).
 public struct BroadcastEvents<Event: Sendable>: AsyncSequence, Sendable {
     /// The values the sequence produces.
     public typealias Element = Event

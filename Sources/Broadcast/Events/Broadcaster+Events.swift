@@ -17,17 +17,9 @@ extension Broadcaster {
         makeEvents(of: Event.self, bufferingPolicy: bufferingPolicy, receivingStickyEvent: receivingSticky).events
     }
 
-    /// Makes an event stream, and a function that ends it, for owners (such
-    /// as the system bridge) whose own release must end the streams they
-    /// hand out.
-    ///
-    /// - Parameters:
-    ///   - eventType: The event values to receive.
-    ///   - bufferingPolicy: What to keep while the consumer is busy.
-    ///   - receivingStickyEvent: Whether the stream starts with the sticky
-    ///     `Event`, if one is kept.
-    ///   - onTermination: Called once when the stream ends, however it ends.
-    /// - Returns: The stream, and a function that ends it.
+    /// An event stream and a function that ends it, for owners (the system
+    /// bridge) whose release must end the streams they hand out;
+    /// `onTermination` is called once, however the stream ends.
     package func makeEvents<Event: Sendable>(
         of eventType: Event.Type,
         bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy,
@@ -38,7 +30,9 @@ extension Broadcaster {
         let listener = ClosureListener<Event> { continuation.yield($0) }
         let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
         let retained = RetainedListener(listener)
-        storage.withLock { storage, _ in storage.addStreamFinisher(for: entry.id) { continuation.finish() } }
+        storage.withLock { storage, releases in
+            storage.addStreamFinisher(for: entry.id, { continuation.finish() }, releasing: &releases)
+        }
         continuation.onTermination = { [weak self] _ in
             // Unregisters, then releases the listener this closure kept alive.
             self?.unregister(entry)

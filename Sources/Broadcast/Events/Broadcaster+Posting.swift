@@ -3,11 +3,8 @@ extension Broadcaster {
     /// to ``EventListener``, closure handlers and event streams, in
     /// registration order.
     ///
-    /// `post` and ``post(awaitingEach:order:isolation:)`` reach disjoint sets:
-    /// this one calls `EventListener` objects, ``addHandler(for:receivingSticky:consumingSticky:handler:)``
-    /// closures and ``events(of:bufferingPolicy:receivingSticky:)`` streams;
-    /// the awaited one calls ``addAwaitedHandler(for:handler:)``
-    /// closures only.
+    /// The awaited ``post(awaitingEach:order:isolation:)`` reaches awaited
+    /// handlers only.
     ///
     /// - Parameters:
     ///   - event: The value to deliver.
@@ -22,13 +19,20 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
         let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
-        let announce: @Sendable (Broadcaster) -> Void = { $0.announceStickyEventChange(of: Event.self) }
-        // A sticky post also keeps the value, for `stickyEvent(for:)`.
-        let count = send(
-            to: (any EventListener<Event>).self, sticky: sticky, event: event, announcingChange: announce,
-            onMainActor: false, from: isolation, calling: deliver
-        ) { deliver }
-        if sticky { announceStickyEventChange(of: Event.self) }
+        guard sticky else {
+            return send(to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: deliver) {
+                deliver
+            }
+        }
+        // A sticky post also keeps the value, for `stickyEvent(for:)`, and
+        // tells the value's observers (``StickyEventObserver``).
+        let sticky = StickyBroadcast(
+            for: (any EventListener<Event>).self, onMainActor: false, event: event,
+            announcingChange: { $0.announceStickyEventChange(of: Event.self) }, deliver)
+        let count = sendSticky(
+            sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: deliver,
+            escaping: deliver)
+        announceStickyEventChange(of: Event.self)
         return count
     }
 
@@ -45,9 +49,8 @@ extension Broadcaster {
 
     /// The sticky `Event`, if one is kept, read without registering anything.
     ///
-    /// Like `CurrentValueSubject.value`: the value that a handler, listener
-    /// or stream registering now with `receivingSticky: true` would receive
-    /// first. `stickyEvent(for:) != nil` says whether one is kept.
+    /// Like `CurrentValueSubject.value`: what a registration with
+    /// `receivingSticky: true` would receive first.
     ///
     /// ```swift
     /// broadcaster.post(UserSignedIn(name: "Ada"), sticky: true)
@@ -55,18 +58,22 @@ extension Broadcaster {
     /// ```
     ///
     /// - Parameter eventType: The event values to read.
-    /// - Returns: The latest `Event` kept by ``post(_:sticky:isolation:)`` with
-    ///   `sticky: true` or by ``setStickyEvent(_:)``; nil if none is kept
-    ///   (never posted sticky, cleared, or replaced by a sticky protocol
-    ///   broadcast to `any EventListener<Event>`, which carries no value).
+    /// - Returns: The latest `Event` posted sticky or set; nil if none is kept.
     public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
         let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
-        return sticky?.event as? Event
+        return sticky?.value(as: Event.self)
     }
 
     /// Forgets the sticky `Event`, if any.
     public func clearStickyEvent<Event: Sendable>(for eventType: Event.Type) {
         _ = clearSticky(of: Event.self, ifStill: nil)
+    }
+}
+
+extension StickyBroadcast {
+    /// The posted value as an `Event`; nil for a protocol broadcast.
+    func value<Event>(as _: Event.Type) -> Event? {
+        event as? Event
     }
 }

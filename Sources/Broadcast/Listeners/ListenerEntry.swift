@@ -1,58 +1,29 @@
 import Synchronization
 
-/// One registration in a broadcaster's weak table: the listener, held weakly,
-/// and everything recorded about it when it registered.
-///
-/// Entries are shared by the table, the per-protocol indexes and broadcasts in
-/// flight on other threads, so they are immutable except for `retired`, which
-/// is atomic.
+/// One registration: the listener, held weakly, and what was recorded when it
+/// registered; shared across threads, so immutable but for atomics.
 final class ListenerEntry: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is immutable (`id`,
-    // `isolationBox`, `isSendable`, the debug `registrationSite`), atomic
-    // (`retired`, and `extras`, whose object is Sendable), or the `weak let`
-    // reference. Loading a weak
-    // reference is thread-safe in the Swift runtime (it races only with
-    // assignment, and a `let` is never reassigned); the loaded strong
-    // reference is handed to listener code only under the delivery rules in
-    // the "Delivery Semantics" article ("Sendability").
-
-    /// The listener.
-    ///
-    /// Weak: the table never keeps it alive.
+    // @unchecked Sendable: every stored property is immutable, atomic, or the
+    // `weak let`, whose loads are thread-safe and which is never reassigned;
+    // the loaded listener reaches listener code only as `Routing` decides.
     weak let object: AnyObject?
 
-    /// The listener's identity when it registered.
-    ///
-    /// Valid as a key only while `object` is alive: after it dies the
-    /// address can be reused, which is why the table checks liveness before
-    /// trusting a match.
+    /// A key only while the listener lives: a dead object's address can be reused.
     let id: ObjectIdentifier
 
-    /// The actor the listener registered from, boxed (see ``IsolationBox``);
-    /// nil means it may be called on any thread.
+    /// The actor the listener registered from.
     let isolationBox: IsolationBox?
 
-    /// Whether the listener is `Sendable`, as the registering call's type
-    /// proved: then a broadcast may call it wherever its conformance holds,
-    /// and its actor is only where a call goes when the conformance holds
-    /// there alone.
+    /// Whether the registering call proved the listener `Sendable`.
     let isSendable: Bool
 
-    /// Set once the entry is removed.
-    ///
-    /// A broadcast checks it immediately
-    /// before each call, so a listener removed during a broadcast is not
-    /// called by the rest of it.
     private let retired = Atomic<Bool>(false)
 
-    /// What most entries never need (see ``EntryExtras``): made at
-    /// registration for a single-protocol registration, otherwise on the
-    /// first call of a sticky broadcast.
+    /// Made only for a single-protocol registration or a sticky call, so that
+    /// an entry fits a 64-byte allocation.
     private let extras = AtomicLazyReference<EntryExtras>()
 
     #if DEBUG
-        /// Where `addListener` was called, for debug-build diagnostics; nil
-        /// for the other ways of registering.
         let registrationSite: RegistrationSite?
     #endif
 
@@ -70,15 +41,17 @@ final class ListenerEntry: @unchecked Sendable {
         if let onlyProtocol { _ = extras.storeIfNil(EntryExtras(onlyProtocolType: onlyProtocol)) }
     }
 
-    /// Set for a registration that listens to one protocol only: that
-    /// protocol.
     var onlyProtocolType: Any.Type? { extras.load()?.onlyProtocolType }
 
-    /// The actor the listener registered from, if any (see ``Routing``).
+    var onlyProtocol: ObjectIdentifier? { onlyProtocolType.map(ObjectIdentifier.init) }
+
+    func listens(to protocolID: ObjectIdentifier) -> Bool {
+        guard let onlyProtocol else { return true }
+        return onlyProtocol == protocolID
+    }
+
     var isolation: (any Actor)? { isolationBox?.actor }
 
-    /// The identity of ``isolationBox``, if any: what a broadcast compares
-    /// to tell runs of listeners of one actor apart.
     var isolationID: ObjectIdentifier? {
         guard let isolationBox else { return nil }
         return ObjectIdentifier(isolationBox)
@@ -88,85 +61,81 @@ final class ListenerEntry: @unchecked Sendable {
 
     func retire() { retired.store(true, ordering: .releasing) }
 
-    /// The listener, if it is still registered and alive; for code that
-    /// runs with no lock held.
+    /// For code with no lock held.
     var liveObject: AnyObject? {
         isRetired ? nil : object
     }
 
-    /// ``liveObject``, for code under the broadcaster's lock: the strong
-    /// reference the load makes is kept in `releases`, so that if another
-    /// thread lets go of the listener meanwhile, its `deinit` runs after the
-    /// lock is released, not under it.
-    func liveObject(keepingIn releases: inout Releases) -> AnyObject? {
-        guard let object = liveObject else { return nil }
-        releases.keep(object)
-        return object
-    }
-
-    /// The listener, if alive, registered or not, for code under the
-    /// broadcaster's lock (see ``liveObject(keepingIn:)``).
+    /// For code under the lock: the strong reference the load makes is kept
+    /// in `releases`, so a `deinit` it may end in runs after the lock.
     func object(keepingIn releases: inout Releases) -> AnyObject? {
         guard let object else { return nil }
         releases.keep(object)
         return object
     }
 
-    /// Whether the listener is alive, for code under the broadcaster's lock
-    /// (see ``liveObject(keepingIn:)``).
     func isAlive(keepingIn releases: inout Releases) -> Bool {
         object(keepingIn: &releases) != nil
     }
 
-    /// Whether a broadcast that does not run on the listener's actor may
-    /// still call it where it runs, when its conformance holds there: the
-    /// listener is `Sendable`, and the runtime's cast checks conformances
-    /// isolated to an actor (so a success proves the call may run here).
+    /// Whether a broadcast off the listener's actor may call it where its
+    /// conformance holds (the runtime's cast checks isolated conformances).
     var mayBeCalledOffItsActor: Bool {
         isSendable && Self.runtimeChecksIsolatedConformances
     }
 
-    /// Whether the Swift runtime's cast checks isolated conformances.
-    ///
-    /// On Linux the runtime ships with the toolchain (6.2 or later); on Apple
-    /// platforms it is the one of the OS, from the 26 releases on. On an
-    /// older runtime the cast of `extension Screen: @MainActor P` succeeds
-    /// on any thread, so there a listener of an actor is called only there.
+    /// Linux ships the runtime with the toolchain (6.2 or later); Apple
+    /// platforms before the 26 releases have one whose cast of
+    /// `extension Screen: @MainActor P` succeeds on any thread.
     static let runtimeChecksIsolatedConformances: Bool = {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
         return false
     }()
 
-    /// Claims the call of a sticky broadcast to this listener (see
-    /// ``StickyProgress``): false if a newer state already reached it.
-    func claims(_ generation: StickyGeneration) -> Bool {
+    /// Shared by every entry of the object (``ListenerTable``).
+    var stickyProgress: StickyProgress {
         let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
-        return extras.stickyProgress.claim(generation)
+        return extras.progress.load() ?? extras.progress.storeIfNil(StickyProgress())
     }
 
-    /// The identity of ``onlyProtocolType``.
-    var onlyProtocol: ObjectIdentifier? { onlyProtocolType.map(ObjectIdentifier.init) }
+    /// Called by the table when it adds the entry, before any claim.
+    func share(_ progress: StickyProgress) {
+        let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
+        _ = extras.progress.storeIfNil(progress)
+    }
 
-    /// Whether this entry takes part in broadcasts to the protocol `protocolID`.
-    func listens(to protocolID: ObjectIdentifier) -> Bool {
-        onlyProtocol == nil || onlyProtocol == protocolID
+    func claims(_ generation: StickyGeneration) -> Bool {
+        stickyProgress.claim(generation)
     }
 }
 
-/// Where `addListener` was called (`#fileID`, `#line`), for the debug-build
-/// diagnostics that name it.
+/// A listener's actor, boxed: one word in an entry, one shared box for every
+/// main-actor listener, and an identity a broadcast compares cheaply.
+final class IsolationBox: Sendable {
+    let actor: any Actor
+
+    static let mainActor = IsolationBox(MainActor.shared)
+    static let mainActorID = ObjectIdentifier(mainActor)
+
+    private init(_ actor: any Actor) {
+        self.actor = actor
+    }
+
+    static func `for`(_ actor: any Actor) -> IsolationBox {
+        actor === MainActor.shared ? mainActor : IsolationBox(actor)
+    }
+
+    var isMainActor: Bool { self === Self.mainActor }
+}
+
 struct RegistrationSite: Sendable {
     let fileID: StaticString
     let line: UInt
 }
 
-/// The parts of a ``ListenerEntry`` that most entries never need, kept out of
-/// line so that an entry fits one 64-byte allocation (the benchmark's guard
-/// rail on bytes per registration): the one protocol of a single-protocol
-/// registration, and the sticky generations its listener was called with.
 final class EntryExtras: Sendable {
     let onlyProtocolType: Any.Type?
-    let stickyProgress = StickyProgress()
+    let progress = AtomicLazyReference<StickyProgress>()
 
     init(onlyProtocolType: Any.Type?) {
         self.onlyProtocolType = onlyProtocolType

@@ -21,7 +21,7 @@ extension Broadcaster {
     public func stickyEventState<Event: Sendable>(for eventType: Event.Type) -> StickyEventState<Event>? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
         let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
-        guard let sticky, let value = sticky.event as? Event else { return nil }
+        guard let sticky, let value = sticky.value(as: Event.self) else { return nil }
         return StickyEventState(value: value, generation: sticky.generation.number)
     }
 
@@ -41,7 +41,7 @@ extension Broadcaster {
     @discardableResult
     public func takeStickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let taken = clearSticky(of: Event.self, ifStill: nil)
-        return taken?.event as? Event
+        return taken?.value(as: Event.self)
     }
 
     /// Clears the sticky `Event` if it is still `state`: not replaced by a

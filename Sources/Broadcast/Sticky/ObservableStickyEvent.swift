@@ -91,6 +91,6 @@ extension Broadcaster {
         let (sticky, change) = storage.withLock { storage, _ in
             (storage.sticky.latest(for: protocolID), storage.sticky.latestChange(for: protocolID))
         }
-        return (sticky?.event as? Event, change)
+        return (sticky?.value(as: Event.self), change)
     }
 }

@@ -1,33 +1,22 @@
-/// The latest sticky broadcast to one protocol, kept so that a listener that
-/// registers later can receive it.
-///
-/// "Latest" is per protocol type, exactly as passed to `broadcast(to:)`: a
-/// sticky broadcast replaces the previous sticky broadcast to the same type
-/// and nothing else; a non-sticky broadcast leaves it in place. It is replayed
-/// to a late listener that conforms to that type and asks for it, routed as a
-/// live broadcast is (``Routing``), unless a newer state already reached
-/// that listener (``StickyProgress``).
+import Synchronization
+
+/// The latest sticky broadcast to one protocol type (exactly as passed to
+/// `broadcast(to:)`), replayed to listeners that register later: routed as a
+/// live call is, and made only if no newer state reached the listener first.
 struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
-    /// The posted value, for a sticky event (``Broadcaster/stickyEvent(for:)``
-    /// reads it without registering); nil for a protocol broadcast.
     let event: (any Sendable)?
-    /// For a sticky event: tells the event type's observers that its sticky
-    /// state changed (``StickyEventObserver``), once this one is cleared.
+    /// For a sticky event: tells its observers (``StickyEventObserver``)
+    /// that the state changed, once this one is cleared.
     let announceChange: (@Sendable (Broadcaster) -> Void)?
-    /// Its place among the sticky broadcasts, given when it is recorded,
-    /// under the lock.
     private(set) var generation: StickyGeneration
-    /// Plans its replay (called with its ``generation``) to one entry where the registration runs: enqueues
-    /// what must run on the listener's actor, and appends the calls to make
-    /// here to `callsHere`, for the registration to make once every replay
-    /// is planned.
+    /// Enqueues what must run on the listener's actor; appends what runs here
+    /// to `callsHere`, made once every replay is planned.
     let planReplay:
         @Sendable (Broadcaster, ListenerEntry, StickyGeneration, inout DeliveryContext, inout [() -> Void]) -> Void
 
-    // The closure takes the broadcaster as an argument instead of capturing
-    // it, so the stored value holds no reference back to its owner; only a
-    // closure made where `P` is known can route and call as `P`.
+    // The broadcaster is an argument, not a capture: the storage holds no
+    // reference to its owner. Only a closure made where `P` is known can cast.
     init<P>(
         for _: P.Type, onMainActor: Bool, event: (any Sendable)? = nil,
         announcingChange announceChange: (@Sendable (Broadcaster) -> Void)? = nil,
@@ -49,29 +38,46 @@ struct StickyBroadcast: Sendable {
                 }
             }
             switch route {
-            case .called:
+            case .called, .skip:
                 break
             case .schedule(let actor):
                 broadcaster.schedule(
                     [entry], on: actor, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
-            case .skip:
-                break
             case .skipAndRecord(let nonconformance):
                 broadcaster.record([nonconformance], as: P.self)
             }
         }
     }
 
-    /// Records its place among the sticky broadcasts.
     mutating func number(_ number: UInt64) {
         generation = StickyGeneration(protocolID: protocolID, number: number)
     }
 
-    /// Plans its replay to `entry`; see ``planReplay``.
     func planReplay(
         to entry: ListenerEntry, by broadcaster: Broadcaster, in context: inout DeliveryContext,
         callsHere: inout [() -> Void]
     ) {
         planReplay(broadcaster, entry, generation, &context, &callsHere)
+    }
+}
+
+/// Which sticky broadcast a state belongs to, in recording order.
+struct StickyGeneration: Sendable {
+    let protocolID: ObjectIdentifier
+    let number: UInt64
+}
+
+/// The newest sticky broadcast, per protocol, one listener object has been
+/// called with: every sticky call claims its generation first, and only a
+/// call overtaken by a newer state of its protocol is skipped.
+final class StickyProgress: Sendable {
+    private let claimed = Mutex<[ObjectIdentifier: UInt64]>([:])
+
+    func claim(_ generation: StickyGeneration) -> Bool {
+        claimed.withLock { claimed in
+            if let newest = claimed[generation.protocolID], newest > generation.number { return false }
+            claimed[generation.protocolID] = generation.number
+            return true
+        }
     }
 }

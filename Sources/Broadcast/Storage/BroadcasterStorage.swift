@@ -1,92 +1,121 @@
-/// Everything a ``Broadcaster`` knows, behind its one lock
-/// (``StorageLock``): the weak table, the per-protocol indexes derived from
-/// it, what deliveries learned about conformances, the sticky broadcasts,
-/// and the event streams to end.
-///
-/// Its methods decide and return; they never call listener code, never take
-/// another lock, and put whatever they let go of, or load from a weak
-/// reference, into the critical section's ``Releases``.
-struct BroadcasterStorage {
-    private(set) var table = ListenerTable()
-    private var indexes = ProtocolIndexes()
-    private var known = KnownNonconformances()
-    private(set) var sticky = StickyBroadcasts()
-    /// Ends each event stream when the broadcaster goes away.
-    private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
-    /// Single-protocol registrations stopped while their listener lives (for
-    /// diagnostics only).
-    private(set) var stoppedRegistrations = StoppedRegistrations()
+import Synchronization
 
-    /// Registers `entry`; returns false if the same live object was already
-    /// registered under the same key (it keeps its position).
-    ///
-    /// The indexes take a new entry in when they are next used, with one
-    /// exception: a listener registered on an actor from code where a cast
-    /// for that actor is definitive (its thread or task) is taken in by every
-    /// existing index at once. An index that took it in later, from a
-    /// background broadcast, could not tell whether it conforms, and would
-    /// count and schedule a call for it until the actor settled that.
-    ///
-    /// - Returns: Whether it was added, and (for the debug-build check) the
-    ///   entries each index considered now.
-    mutating func add(
-        _ entry: ListenerEntry, in context: inout DeliveryContext, releasing releases: inout Releases
-    ) -> (added: Bool, considered: [ConsideredEntries]) {
-        guard table.add(entry, releasing: &releases) else { return (false, []) }
-        guard let actor = entry.isolation, !indexes.isEmpty, context.castsAreDefinitive(on: actor) else {
-            return (true, [])
+/// The broadcaster's one lock over its ``BroadcasterStorage``, the only way
+/// to it: locked code decides and returns what must happen, and the caller
+/// does it after unlocking.
+final class StorageLock: Sendable {
+    private let mutex = Mutex(BroadcasterStorage())
+
+    func withLock<Result: Sendable>(_ body: (inout BroadcasterStorage, inout Releases) -> Result) -> Result {
+        let (result, releases) = mutex.withLock { storage in
+            var releases = Releases()
+            let result = body(&storage, &releases)
+            return (result, releases)
         }
-        var considered: [ConsideredEntries] = []
-        for index in indexes.all {
-            let entries = index.update(from: table, knowing: &known, in: &context, releasing: &releases)
-            considered.append(ConsideredEntries(protocolType: index.protocolType, entries: entries))
-        }
-        return (true, considered)
+        _ = consume releases
+        return result
     }
 
-    /// Unregisters the entry for `key`; returns it, or nil if there was none
-    /// (or, with `expected`, if the entry is another one).
+    /// A broadcast's one trip through the lock, which lets go of nothing.
+    @inline(__always)
+    func members(of protocolType: Any.Type, singling: Bool = false) -> Members {
+        mutex.withLock { $0.members(of: protocolType, singling: singling) }
+    }
+}
+
+/// What a critical section let go of, or loaded from a weak reference,
+/// released after the lock: it may hold the last reference to an object
+/// whose `deinit` calls back.
+struct Releases: @unchecked Sendable {
+    // @unchecked Sendable: the values are never read, called or mutated through
+    // this type; the thread that ran the critical section only lets go of them.
+    private var values: [Any] = []
+
+    mutating func keep(_ value: Any) {
+        values.append(value)
+    }
+
+    var count: Int { values.count }
+}
+
+/// Everything a ``Broadcaster`` knows, behind its ``StorageLock``; its methods
+/// return what the caller must do after the lock.
+struct BroadcasterStorage {
+    private(set) var table = ListenerTable()
+    private(set) var indexes = ProtocolIndexes()
+    private(set) var known = KnownNonconformances()
+    private(set) var sticky = StickyBroadcasts()
+    private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+    /// For diagnostics only.
+    private(set) var stoppedRegistrations = StoppedRegistrations()
+
+    // MARK: - Registering
+
+    /// Adds `entry`; the sticky broadcasts it listens to are read here, so
+    /// that each reaches it exactly once, replayed or live.
+    mutating func add(
+        _ entry: ListenerEntry, receivingSticky: Bool, releasing releases: inout Releases
+    ) -> RegistrationPlan {
+        guard table.add(entry, releasing: &releases) else { return RegistrationPlan() }
+        let settles = entry.isolationBox != nil && !indexes.all.isEmpty
+        return RegistrationPlan(
+            added: true,
+            replays: receivingSticky ? sticky.all.filter { entry.listens(to: $0.protocolID) } : [],
+            protocolsToSettle: settles ? indexes.all.map(\.protocolType) : [], known: settles ? known : .init())
+    }
+
+    /// Records what a registration proved; an index that took the entry in is rebuilt.
+    mutating func settle(_ entry: ListenerEntry, proving learned: [(LearnedNonconformance, ObjectIdentifier)]) {
+        for (nonconformance, protocolID) in learned
+        where known.insert(nonconformance.type, protocolID, on: nonconformance.actor) {
+            guard let position = indexes.existingPosition(for: protocolID), let slot = table.slot(of: entry),
+                indexes[position].hasConsidered(slot: slot, in: table)
+            else { continue }
+            indexes[position].invalidate()
+        }
+    }
+
     mutating func remove(
         _ key: EntryKey, ifEntryIs expected: ListenerEntry? = nil, releasing releases: inout Releases
     ) -> ListenerEntry? {
         guard let entry = table.remove(key, ifEntryIs: expected, releasing: &releases) else { return nil }
-        for index in indexes.all { index.noteRetired(entry, releasing: &releases) }
+        for position in indexes.all.indices { indexes[position].noteRetired(entry, releasing: &releases) }
         return entry
     }
 
-    /// The members of `P`'s index in step with the table, decided in
-    /// `context`, and the entries it considered now.
-    mutating func members<P>(
-        of _: P.Type, in context: inout DeliveryContext, releasing releases: inout Releases
-    ) -> (members: [ListenerEntry], considered: ArraySlice<ListenerEntry?>) {
-        let index = indexes.index(for: P.self)
-        let considered = index.update(from: table, as: P.self, knowing: &known, in: &context, releasing: &releases)
-        return (index.members, considered)
-    }
+    // MARK: - Broadcasting
 
-    /// Records what a delivery on `actor` found: `type`'s listeners
-    /// registered there are not `P`s.
-    ///
-    /// `P`'s index is rebuilt without them when next used.
-    mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
-        guard known.insert(type, P.self, on: actor) else { return }
-        indexes.existingIndex(for: P.self)?.invalidate()
-    }
-
-    /// What diagnostics may read: the nonconformances learned so far.
-    var knownNonconformances: KnownNonconformances { known }
-
-    /// Whether `P`'s index exists and has considered `entry` (it lists it
-    /// or has decided not to), and if so whether it lists it: for
-    /// diagnostics, which must not build an index.
-    func indexMembership<P>(of entry: ListenerEntry, in _: P.Type) -> Bool? {
-        guard let index = indexes.existingIndex(for: P.self), index.hasConsidered(entry, in: table) else {
-            return nil
+    mutating func members(of protocolType: Any.Type, singling: Bool = false) -> Members {
+        let position = indexes.position(for: protocolType)
+        if let members = indexes.members(at: position, atRevision: table.revision, singling: singling) {
+            return members
         }
-        return index.members.contains { $0 === entry }
+        return indexes[position].intake(from: table, at: position, knowing: known)
     }
 
-    @discardableResult
+    mutating func commit(
+        _ intake: IndexIntake, admitting admitted: [ListenerEntry], learned: [LearnedNonconformance],
+        releasing releases: inout Releases
+    ) {
+        var learnedNew = false
+        for nonconformance in learned
+        where known.insert(nonconformance.type, intake.protocolID, on: nonconformance.actor) {
+            learnedNew = true
+        }
+        let committed = indexes[intake.position].commit(intake, admitting: admitted, in: table, releasing: &releases)
+        if !committed, learnedNew { indexes[intake.position].invalidate() }
+    }
+
+    /// Records what a delivery on `actor` proved; `P`'s index is rebuilt.
+    mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
+        guard known.insert(type, ObjectIdentifier(P.self), on: actor),
+            let position = indexes.existingPosition(for: ObjectIdentifier(P.self))
+        else { return }
+        indexes[position].invalidate()
+    }
+
+    // MARK: - Sticky broadcasts and streams
+
     mutating func setSticky(_ broadcast: StickyBroadcast, releasing releases: inout Releases) -> StickyGeneration {
         sticky.set(broadcast, releasing: &releases)
     }
@@ -102,13 +131,14 @@ struct BroadcasterStorage {
         sticky.clearAll(releasing: &releases)
     }
 
-    /// Remembers a stopped single-protocol registration, for diagnostics.
     mutating func noteStopped(_ entry: ListenerEntry, releasing releases: inout Releases) {
         stoppedRegistrations.note(entry, releasing: &releases)
     }
 
-    mutating func addStreamFinisher(for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void) {
-        streamFinishers[id] = finish
+    mutating func addStreamFinisher(
+        for id: ObjectIdentifier, _ finish: @escaping @Sendable () -> Void, releasing releases: inout Releases
+    ) {
+        if let replaced = streamFinishers.updateValue(finish, forKey: id) { releases.keep(replaced) }
     }
 
     mutating func removeStreamFinisher(for id: ObjectIdentifier, releasing releases: inout Releases) {
@@ -121,10 +151,81 @@ struct BroadcasterStorage {
     }
 }
 
-/// The entries one protocol's index considered in one update, for the
-/// debug-build isolated-conformance check, which runs after the lock is
-/// released.
-struct ConsideredEntries: Sendable {
-    let protocolType: Any.Type
-    let entries: ArraySlice<ListenerEntry?>
+/// What a registration does after the lock.
+struct RegistrationPlan: Sendable {
+    var added = false
+    var replays: [StickyBroadcast] = []
+    /// For an entry of an actor: the indexes' protocols, to settle its class for.
+    var protocolsToSettle: [Any.Type] = []
+    var known = KnownNonconformances()
+}
+
+/// The latest sticky broadcast per protocol, oldest first, so that replays
+/// follow broadcast order.
+struct StickyBroadcasts {
+    private(set) var all: [StickyBroadcast] = []
+    /// The generation of the latest change (recorded or cleared).
+    private var recorded: UInt64 = 0
+    /// The generation of each protocol's latest change, so that a reader
+    /// can tell whether a state it saw was replaced or cleared since.
+    private var changes: [ObjectIdentifier: UInt64] = [:]
+
+    /// Keeps `sticky` as the latest for its protocol, replacing the previous
+    /// one; it moves to the end.
+    ///
+    /// - Returns: Its generation: newer than every sticky broadcast recorded
+    ///   before it.
+    mutating func set(_ sticky: StickyBroadcast, releasing releases: inout Releases) -> StickyGeneration {
+        if let index = all.firstIndex(where: { $0.protocolID == sticky.protocolID }) {
+            releases.keep(all.remove(at: index))
+        }
+        var sticky = sticky
+        sticky.number(nextGeneration(for: sticky.protocolID))
+        all.append(sticky)
+        return sticky.generation
+    }
+
+    /// Forgets the sticky broadcast to `protocolID`, if there is one and, when
+    /// `expected` is given, if it is still that generation.
+    ///
+    /// - Returns: What was forgotten (also kept in `releases`); nil if
+    ///   nothing was.
+    @discardableResult
+    mutating func clear(
+        for protocolID: ObjectIdentifier, ifStill expected: UInt64? = nil, releasing releases: inout Releases
+    ) -> StickyBroadcast? {
+        guard let index = all.firstIndex(where: { $0.protocolID == protocolID }),
+            expected == nil || all[index].generation.number == expected
+        else { return nil }
+        _ = nextGeneration(for: protocolID)
+        let cleared = all.remove(at: index)
+        releases.keep(cleared)
+        return cleared
+    }
+
+    /// Forgets every sticky broadcast; returns them (also kept in `releases`).
+    mutating func clearAll(releasing releases: inout Releases) -> [StickyBroadcast] {
+        let cleared = all
+        for sticky in cleared { _ = nextGeneration(for: sticky.protocolID) }
+        releases.keep(cleared)
+        all = []
+        return cleared
+    }
+
+    /// The generation of `protocolID`'s latest change; 0 if it never had one.
+    func latestChange(for protocolID: ObjectIdentifier) -> UInt64 {
+        changes[protocolID] ?? 0
+    }
+
+    /// A new generation, newer than every one given before, as the latest
+    /// change of `protocolID`.
+    private mutating func nextGeneration(for protocolID: ObjectIdentifier) -> UInt64 {
+        recorded += 1
+        changes[protocolID] = recorded
+        return recorded
+    }
+
+    func latest(for protocolID: ObjectIdentifier) -> StickyBroadcast? {
+        all.last { $0.protocolID == protocolID }
+    }
 }

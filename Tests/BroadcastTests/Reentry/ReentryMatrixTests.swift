@@ -256,6 +256,125 @@ struct ReentryMatrixTests {
         #expect(!log.contains("owned.ping(200)"), "the registration went with its owner")
     }
 
+    // MARK: - More places user code runs
+
+    @Test(arguments: ReentryCall.allCases)
+    func anEventStreamConsumerMayCallBackIntoTheBroadcaster(_ call: ReentryCall) async {
+        let world = ReentryWorld()
+        let events = world.broadcaster.events(of: ReentryKickEvent.self)
+
+        #expect(world.broadcaster.post(ReentryKickEvent()) == 1)
+        await world.addMainActorSpy()
+        let consumed = await finishing {
+            for await _ in events {
+                await world.performAwaiting(call)
+                return true
+            }
+            return false
+        }
+        #expect(consumed == true)
+        world.verifyRound(after: call)
+    }
+
+    // fails on a core that releases a replaced main-actor sticky broadcast
+    // under its lock: `Recursive call to lock`.
+    @Test(.serialized, arguments: MainActorStickyKeeping.allCases, ReentryCall.synchronous)
+    func aMainActorStickyPayloadWhoseDeinitCallsBackIsReleasedOutsideTheLock(
+        _ keeping: MainActorStickyKeeping, _ call: ReentryCall
+    ) {
+        let world = ReentryWorld()
+        var payload: DeinitAction? = DeinitAction { world.perform(call) }
+        weak let released = payload
+        switch keeping {
+        case .broadcastOnMainActor:
+            world.broadcaster.broadcastOnMainActor(to: ReentryMainCarrier.self, with: payload!, sticky: true) {
+                $0.carry($1)
+            }
+        case .setStickyBroadcastOnMainActor:
+            let kept = payload!
+            world.broadcaster.setStickyBroadcastOnMainActor(for: ReentryMainCarrier.self) { $0.carry(kept) }
+        }
+        payload = nil
+        #expect(released != nil, "the sticky broadcast holds the last reference")
+
+        world.broadcaster.clearStickyBroadcast(for: ReentryMainCarrier.self)
+        #expect(released == nil)
+        world.verifyRound(after: call)
+    }
+
+    @Test(arguments: MailboxDelivery.allCases, ReentryCall.synchronous)
+    func aPayloadHeldByADeliveryWaitingInAMailboxMayCallBackFromItsDeinit(
+        _ delivery: MailboxDelivery, _ call: ReentryCall
+    ) async {
+        let world = ReentryWorld()
+        let spy = await Self.registerMainCarrier(in: world)
+        let (gone, signal) = AsyncStream.makeStream(of: Void.self)
+        var payload: DeinitAction? = DeinitAction {
+            world.perform(call)
+            signal.yield()
+        }
+        switch delivery {
+        case .broadcast:
+            // From here (no actor): the call, with the payload, waits in the main actor's mailbox.
+            #expect(world.broadcaster.broadcast(to: ReentryMainCarrier.self, with: payload!) { $0.carry($1) } == 1)
+        case .broadcastOnMainActor:
+            #expect(
+                world.broadcaster.broadcastOnMainActor(to: ReentryMainCarrier.self, with: payload!) { $0.carry($1) }
+                    == 1)
+        }
+        payload = nil
+
+        await world.broadcaster.waitForScheduledDeliveries()
+        #expect(await finishing { await first(1, of: gone).count } == 1, "the mailbox let go of the payload")
+        #expect(await spy.carried == 1)
+        world.verifyRound(after: call)
+    }
+
+    // fails on a core whose index lets go of its old members under the lock,
+    // when it is rebuilt or filtered: `Recursive call to lock` (the actor's
+    // deinit calls back).
+    @Test(.serialized, arguments: IndexRelease.allCases, ReentryCall.synchronous)
+    func theActorAListenerRegisteredFromMayCallBackWhenAnIndexLetsGoOfIt(
+        _ release: IndexRelease, _ call: ReentryCall
+    ) async {
+        let world = ReentryWorld()
+        let others = (0..<release.otherListeners).map { _ in Kicker {} }
+        for other in others { world.broadcaster.addListener(other) }
+        let kicker = Kicker {}
+        var registrar: ReentryRegistrar? = ReentryRegistrar { world.perform(call) }
+        weak let released = registrar
+        await registrar!.register(kicker, on: world.broadcaster)
+        #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == others.count + 1)
+
+        // The table lets go of the entry; the index still lists it (too few
+        // removals to filter it), and the entry holds the actor.
+        world.broadcaster.removeListener(kicker)
+        registrar = nil
+        #expect(released != nil, "the index holds the last reference")
+
+        var registration: ListenerRegistration?
+        switch release {
+        case .rebuild:
+            // A second entry of a listed object changes the table's layout:
+            // the next broadcast rebuilds the index.
+            registration = ListenerRegistration(others[0], for: ReentryKick.self, on: world.broadcaster)
+            registration?.start()
+            #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == others.count)
+        case .filter:
+            // Half of the members are now removed: the index filters them.
+            world.broadcaster.removeListener(others[0])
+        }
+        #expect(released == nil)
+        world.verifyRound(after: call)
+        withExtendedLifetime((others, kicker, registration)) {}
+    }
+
+    @MainActor private static func registerMainCarrier(in world: ReentryWorld) -> MainCarrierSpy {
+        let spy = MainCarrierSpy()
+        world.broadcaster.addListener(spy)
+        return spy
+    }
+
     // MARK: - Named cases
 
     // fails on the 1.0 core: `Fatal error: Recursive call to lock Mutex`.

@@ -178,6 +178,8 @@ enum ReentryCall: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case cancelToken
     case startRegistration
     case stopRegistration
+    case startLifespan
+    case stopLifespan
     case waitForScheduledDeliveries
 
     /// The calls synchronous code can make.
@@ -233,6 +235,11 @@ final class ReentryWorld: Sendable {
     private let stopper: ReentrySpy
     private let startable: ListenerRegistration
     private let stoppable: ListenerRegistration
+    /// Listens through `lifespans`' `.visible` registrations once started.
+    private let shown: ReentrySpy
+    /// Listens through `lifespans`' `.custom("shown")` registrations until stopped.
+    private let hidden: ReentrySpy
+    private let lifespans: ListenerRegistrations
     /// A handler of notes, until `cancelToken`.
     private let cancellable: Mutex<BroadcastToken?>
     /// The handler `addHandler` adds.
@@ -251,6 +258,11 @@ final class ReentryWorld: Sendable {
         stopper = ReentrySpy("stopper", log: log)
         startable = ListenerRegistration(starter, for: ReentryPing.self, on: broadcaster)
         stoppable = ListenerRegistration(stopper, for: ReentryPing.self, on: broadcaster)
+        shown = ReentrySpy("shown", log: log)
+        hidden = ReentrySpy("hidden", log: log)
+        lifespans = ListenerRegistrations(broadcaster: broadcaster)
+        lifespans.add(shown, for: ReentryPing.self, lifespan: .visible)
+        lifespans.add(hidden, for: ReentryPing.self, lifespan: .custom("shown"))
         cancellable = Mutex(
             broadcaster.addHandler(for: ReentryNote.self) { @Sendable note in
                 log.record("cancellable.note(\(note.text))")
@@ -258,6 +270,7 @@ final class ReentryWorld: Sendable {
         broadcaster.addListener(observer)
         broadcaster.addListener(victim)
         stoppable.start()
+        lifespans.start(.custom("shown"))
         broadcaster.broadcast(to: ReentryMark.self, with: 1, sticky: true) { $0.mark($1) }
         broadcaster.post(ReentryLevel(value: 1), sticky: true)
     }
@@ -301,6 +314,10 @@ final class ReentryWorld: Sendable {
             startable.start()
         case .stopRegistration:
             stoppable.stop()
+        case .startLifespan:
+            lifespans.start(.visible)
+        case .stopLifespan:
+            lifespans.stop(.custom("shown"))
         case .waitForScheduledDeliveries:
             Issue.record("waitForScheduledDeliveries is made from async code only (performAwaiting)")
         }
@@ -388,10 +405,118 @@ final class ReentryWorld: Sendable {
         #expect(startable.isListening == (call == .startRegistration), sourceLocation: sourceLocation)
         #expect(log.contains("stopper.ping(200)") == (call != .stopRegistration), sourceLocation: sourceLocation)
         #expect(stoppable.isListening == (call != .stopRegistration), sourceLocation: sourceLocation)
+        #expect(log.contains("shown.ping(200)") == (call == .startLifespan), sourceLocation: sourceLocation)
+        #expect(log.contains("hidden.ping(200)") == (call != .stopLifespan), sourceLocation: sourceLocation)
         if call == .waitForScheduledDeliveries {
             #expect(
                 log.contains("waited.mainSaw300=true"), "the wait returned after the scheduled call ran",
                 sourceLocation: sourceLocation)
         }
     }
+}
+
+/// The value `body` returns, or nil, with an issue recorded, if it has not
+/// returned within `seconds`.
+///
+/// A test that waits for a delivery then fails in seconds when the delivery
+/// is lost. `body` must end when cancelled.
+func finishing<T: Sendable>(
+    within seconds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () async -> T
+) async -> T? {
+    let outcome = Mutex<(continuation: CheckedContinuation<T?, Never>?, result: T??)>((nil, nil))
+    let finish: @Sendable (T?) -> Void = { value in
+        let continuation = outcome.withLock { outcome -> CheckedContinuation<T?, Never>? in
+            guard outcome.result == nil else { return nil }
+            outcome.result = .some(value)
+            defer { outcome.continuation = nil }
+            return outcome.continuation
+        }
+        continuation?.resume(returning: value)
+    }
+    // Unstructured, so that a body that never returns (a lost delivery, a
+    // deadlock) does not keep the test waiting past its deadline.
+    Task { finish(await body()) }
+    Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        finish(nil)
+    }
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        let early = outcome.withLock { outcome -> T?? in
+            if let result = outcome.result { return result }
+            outcome.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+    if result == nil { Issue.record("not done within \(seconds) s", sourceLocation: sourceLocation) }
+    return result
+}
+
+/// The first `count` values of `stream`, or fewer if it ends first.
+func first<Value: Sendable>(_ count: Int, of stream: AsyncStream<Value>) async -> [Value] {
+    var values: [Value] = []
+    for await value in stream {
+        values.append(value)
+        if values.count == count { break }
+    }
+    return values
+}
+
+/// A payload carried to main-actor listeners.
+protocol ReentryMainCarrier: AnyObject { func carry(_ payload: DeinitAction) }
+
+/// A main-actor listener of payloads, registered from main-actor code.
+@MainActor final class MainCarrierSpy {
+    var carried = 0
+}
+
+extension MainCarrierSpy: @MainActor ReentryMainCarrier {
+    func carry(_ payload: DeinitAction) { carried += 1 }
+}
+
+/// How a test keeps a main-actor sticky broadcast whose payload may hold
+/// the last reference to an object.
+enum MainActorStickyKeeping: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case broadcastOnMainActor
+    case setStickyBroadcastOnMainActor
+
+    var testDescription: String { rawValue }
+}
+
+/// How a delivery waiting in the main actor's mailbox came to hold a payload.
+enum MailboxDelivery: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `broadcast(to:with:)` from no actor, to a main-actor listener.
+    case broadcast
+    /// `broadcastOnMainActor(to:with:)` from no actor.
+    case broadcastOnMainActor
+
+    var testDescription: String { rawValue }
+}
+
+/// How an index comes to let go of an entry it alone holds.
+enum IndexRelease: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The table's layout changes, and the next broadcast rebuilds the index.
+    case rebuild
+    /// Enough members are removed for the index to filter them.
+    case filter
+
+    /// The listeners registered beside the one whose entry is let go of.
+    var otherListeners: Int { self == .rebuild ? 3 : 1 }
+
+    var testDescription: String { rawValue }
+}
+
+/// An actor that registers listeners from its own code and runs its action
+/// when it is deallocated.
+actor ReentryRegistrar {
+    private let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    func register(_ listener: Kicker, on broadcaster: Broadcaster) {
+        broadcaster.addListener(listener)
+    }
+
+    deinit { action() }
 }

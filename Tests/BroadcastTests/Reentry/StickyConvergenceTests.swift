@@ -78,6 +78,43 @@ extension Broadcaster {
     }
 }
 
+/// A listener that is not `Sendable`, of numbered states: registered from
+/// main-actor code, it is only ever called on the main actor.
+final class PlainLevelSpy: LevelListener {
+    var seen: [Int] = []
+
+    func levelChanged(to level: Int) { seen.append(level) }
+}
+
+/// A listener of two sticky states, the theme and the level, recording both.
+final class ThemeAndLevelSpy: ThemeListener, LevelListener, Sendable {
+    let themes = Recorder<String>()
+    let levels = Recorder<Int>()
+    private let reaction: @Sendable (String) -> Void
+
+    init(_ reaction: @escaping @Sendable (String) -> Void = { _ in }) { self.reaction = reaction }
+
+    func themeChanged(to theme: String) {
+        themes.append(theme)
+        reaction(theme)
+    }
+
+    func levelChanged(to level: Int) { levels.append(level) }
+}
+
+/// A late listener whose replay of the trigger posts a newer sticky theme
+/// event, while the older one is still to be replayed to it.
+final class NormalisingLateEventListener: ThemeReplayTrigger, EventListener, Sendable {
+    let seen = Recorder<String>()
+    private let broadcaster: Broadcaster
+
+    init(broadcaster: Broadcaster) { self.broadcaster = broadcaster }
+
+    func replayed() { broadcaster.post(ThemeEvent(name: "dark"), sticky: true) }
+
+    func receive(_ event: ThemeEvent) { seen.append(event.name) }
+}
+
 /// Whether `seen` never returns to `older` once it has seen `newer`.
 func neverReturns<Value: Equatable>(to older: Value, after newer: Value, in seen: [Value]) -> Bool {
     guard let first = seen.firstIndex(of: newer) else { return true }
@@ -240,6 +277,95 @@ struct StickyConvergenceTests {
         broadcaster.addListener(late, receivingSticky: true)
         #expect(late.seen == [newest])
         withExtendedLifetime((spy, late)) {}
+    }
+
+    // MARK: - Per listener object and per protocol
+
+    // fails on a core whose sticky progress is kept per registration: the
+    // spy is told 1, 2, then 1 again (the replay to its second registration,
+    // scheduled before 2 reached its first).
+    @MainActor @Test func anObjectRegisteredTwiceForOneProtocolNeverSeesAnOlderStateAfterANewerOne() async {
+        let broadcaster = Broadcaster()
+        let spy = PlainLevelSpy()
+        broadcaster.addListener(spy, calledOn: MainActor.shared)
+        broadcaster.broadcast(to: LevelListener.self, with: 1, sticky: true) { $0.levelChanged(to: $1) }
+        let registration = ListenerRegistration(
+            spy, for: LevelListener.self, calledOn: MainActor.shared, on: broadcaster, receivingSticky: true)
+
+        // Started from a thread while the main actor waits: the replay of 1
+        // is scheduled on the main actor, and has not run.
+        let started = DispatchSemaphore(value: 0)
+        Thread {
+            registration.start()
+            started.signal()
+        }.start()
+        started.wait()
+        broadcaster.broadcast(to: LevelListener.self, with: 2, sticky: true) { $0.levelChanged(to: $1) }
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(spy.seen == [1, 2])
+        #expect(neverReturns(to: 1, after: 2, in: spy.seen))
+        withExtendedLifetime(registration) {}
+    }
+
+    // fails on a core that compares a sticky call with the newest state of
+    // any protocol: the level broadcast from inside the theme's delivery is
+    // newer, and the follower is never told the theme.
+    @Test func aListenerOfTwoStickyProtocolsReceivesTheFirstAfterAnotherListenerBroadcastTheSecond() {
+        let broadcaster = Broadcaster()
+        let first = ThemeAndLevelSpy { theme in
+            broadcaster.broadcast(to: LevelListener.self, with: theme.count, sticky: true) { $0.levelChanged(to: $1) }
+        }
+        let follower = ThemeAndLevelSpy()
+        broadcaster.addListener(first)
+        broadcaster.addListener(follower)
+
+        broadcaster.setTheme("system")
+
+        #expect(follower.levels.all == [6])
+        #expect(follower.themes.all == ["system"])
+        #expect(first.themes.all == ["system"])
+        withExtendedLifetime((first, follower)) {}
+    }
+
+    // MARK: - Replays and scheduled calls claim their state
+
+    // fails on a core whose replay made where the listener registers does
+    // not claim its state: the late listener is told "dark" (live), then
+    // "light" (the replay planned before "dark" was posted).
+    @Test func aLateEventListenerEndsOnTheNewerStickyEventPostedDuringItsReplay() {
+        let broadcaster = Broadcaster()
+        // Replayed in this order: the trigger first, then the theme.
+        broadcaster.broadcast(to: ThemeReplayTrigger.self, sticky: true) { $0.replayed() }
+        broadcaster.post(ThemeEvent(name: "light"), sticky: true)
+        let late = NormalisingLateEventListener(broadcaster: broadcaster)
+
+        broadcaster.addListener(late, receivingSticky: true)
+
+        #expect(late.seen.all == ["dark"])
+        #expect(broadcaster.stickyEvent(for: ThemeEvent.self) == ThemeEvent(name: "dark"))
+        withExtendedLifetime(late) {}
+    }
+
+    // fails on a core whose scheduled calls do not claim their state: the
+    // handler is told "dark" (posted on the main actor), then "light" (posted
+    // before it from a thread, waiting in the mailbox).
+    @MainActor @Test func aMainActorHandlerIsNotToldAnOlderStickyEventStillInTheMailbox() async {
+        let broadcaster = Broadcaster()
+        var seen: [String] = []
+        let token = broadcaster.addHandler(for: ThemeEvent.self, calledOn: MainActor.shared) { seen.append($0.name) }
+
+        let posted = DispatchSemaphore(value: 0)
+        Thread {
+            broadcaster.post(ThemeEvent(name: "light"), sticky: true)
+            posted.signal()
+        }.start()
+        posted.wait()
+        broadcaster.post(ThemeEvent(name: "dark"), sticky: true)
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(seen == ["dark"])
+        withExtendedLifetime(token) {}
     }
 
     /// Broadcasts `level` sticky from a new thread and blocks the main actor

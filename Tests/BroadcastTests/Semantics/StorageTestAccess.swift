@@ -5,9 +5,8 @@
 
 extension BroadcasterStorage {
     mutating func add(_ entry: ListenerEntry) -> Bool {
-        var context = DeliveryContext(isolation: nil)
         var releases = Releases()
-        return add(entry, in: &context, releasing: &releases).added
+        return add(entry, receivingSticky: false, releasing: &releases).added
     }
 
     mutating func remove(_ key: EntryKey) -> ListenerEntry? {
@@ -15,10 +14,26 @@ extension BroadcasterStorage {
         return remove(key, releasing: &releases)
     }
 
+    /// `P`'s members, taking new entries in (every one is a `P` here) as a
+    /// broadcast does.
     mutating func members<P>(of _: P.Type) -> [ListenerEntry] {
+        let read: Members = members(of: P.self as Any.Type)
+        guard case .intake(let intake) = read else {
+            guard case .ready(let members) = read else { return [] }
+            return members
+        }
         var context = DeliveryContext(isolation: nil)
+        var learned: [LearnedNonconformance] = []
+        var seen = Set<ObjectIdentifier>()
+        let admitted = intake.entries.compactMap { $0 }.filter { entry in
+            guard entry.listens(to: intake.protocolID), let object = entry.liveObject,
+                Routing.admits(object, of: entry, as: P.self, knowing: intake.known, in: &context, learned: &learned)
+            else { return false }
+            return !intake.isRebuild || seen.insert(entry.id).inserted
+        }
         var releases = Releases()
-        return members(of: P.self, in: &context, releasing: &releases).members
+        commit(intake, admitting: admitted, learned: learned, releasing: &releases)
+        return intake.members + admitted
     }
 }
 
