@@ -210,6 +210,9 @@ public final class ListenerRegistration: Sendable {
         }
         guard shouldStart else { return }
         broadcaster.register(entry, receivingSticky: receivesStickyBroadcasts, from: isolation)
+        // A `stop()` that ran between the claim above and the registration
+        // found nothing to unregister: undo the registration it missed.
+        if activeEntry.withLock({ $0 !== entry }) { broadcaster.unregister(entry) }
     }
 
     /// Stops listening, if listening.
