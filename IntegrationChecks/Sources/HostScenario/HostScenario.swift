@@ -55,6 +55,9 @@ public final class HostScenario: Sendable {
     /// call of every broadcast made elsewhere until its actor settles whether
     /// it conforms, and the population's counts are checked exactly.
     let pinnedBroadcaster = Broadcaster()
+    /// Sticky state read through Observation and consumed once; made in the
+    /// main context by ``checkState()``.
+    private let hostState = Mutex<HostState?>(nil)
     let badges: [Badge]
     let counters: [Counter]
     let baselineFeed = Feed()
@@ -331,6 +334,7 @@ public final class HostScenario: Sendable {
     /// non-isolated code.
     public func checkMainContext(isolation: isolated (any Actor)? = #isolation) {
         checkCalledOn()
+        checkState()
         measure()
         checkQueries()
         replaySticky()
@@ -407,12 +411,22 @@ public final class HostScenario: Sendable {
             "a listener called on the main actor was not called by a broadcast from the main context")
     }
 
+    /// The state steps: an `ObservableStickyEvent` made here, then sticky
+    /// posts from here and from a background thread, and a link that two
+    /// consuming handlers compete for; ``finish()`` checks the outcome.
+    func checkState() {
+        let made = HostState()
+        hostState.withLock { $0 = made }
+        made.post()
+    }
+
     /// Whether every delivery the steps so far have made or scheduled has run.
     public var allDeliveriesArrived: Bool {
         let (broadcasts, bridgePosts, replays, meterBroadcasts) = state.withLock {
             ($0.broadcasts, $0.bridgePosts, $0.stickyReplays, $0.meterBroadcasts)
         }
-        return screen.log.calls >= broadcasts && banner.log.calls >= replays
+        let stateArrived = hostState.withLock { $0 }?.arrived ?? true
+        return stateArrived && screen.log.calls >= broadcasts && banner.log.calls >= replays
             && screen.applicationLog.calls >= bridgePosts && mainActorMeter.log.calls >= meterBroadcasts
             && workerMeter.log.calls >= meterBroadcasts
     }
@@ -434,6 +448,14 @@ public final class HostScenario: Sendable {
         checkLog(workerMeter.log, "listener called on a worker actor", calls: meterBroadcasts, onMainActor: false)
         let offWorker = workerMeter.offWorker.load(ordering: .relaxed)
         expect(offWorker == 0, "listener called on a worker actor: \(offWorker) calls off the worker")
+        if let hostState = hostState.withLock({ $0 }) {
+            let shown = MainActor.assumeIsolated { hostState.session.value?.user }
+            expect(shown == "background", "observed sticky state shows \(shown ?? "nothing"), expected the last")
+            checkLog(hostState.consumed, "a link consumed once by two consuming handlers", calls: 1, onMainActor: true)
+            expect(
+                hostState.broadcaster.stickyEvent(for: HostLink.self) == nil,
+                "the consumed link is still kept as sticky state")
+        }
         let bystanderCalls =
             (badges + baselineBadges).map(\.log.calls).reduce(0, +)
             + (counters + baselineCounters).map(\.log.calls).reduce(0, +)
