@@ -19,10 +19,19 @@ extension Broadcaster {
 
     /// Forgets the sticky broadcast to `listenerType`, if any.
     public func clearStickyBroadcast<P>(for listenerType: P.Type) {
+        clearSticky(for: ObjectIdentifier(P.self), ifStill: nil)
+    }
+
+    /// Forgets the sticky broadcast to `protocolID` (if it is still
+    /// generation `expected`, when given), then tells a sticky event's
+    /// observers; returns what was forgotten.
+    @discardableResult
+    func clearSticky(for protocolID: ObjectIdentifier, ifStill expected: UInt64?) -> StickyBroadcast? {
         let cleared = storage.withLock { storage, releases in
-            storage.clearSticky(for: ObjectIdentifier(P.self), releasing: &releases)
+            storage.clearSticky(for: protocolID, ifStill: expected, releasing: &releases)
         }
         cleared?.announceChange?(self)
+        return cleared
     }
 
     /// Whether a sticky broadcast to `listenerType` is kept.

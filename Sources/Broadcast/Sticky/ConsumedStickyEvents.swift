@@ -63,12 +63,7 @@ extension Broadcaster {
     /// Clears the sticky `Event` (if it is still generation `expected`, when
     /// given) and tells its observers; returns what was cleared.
     func clearSticky<Event: Sendable>(of _: Event.Type, ifStill expected: UInt64?) -> StickyBroadcast? {
-        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
-        let cleared = storage.withLock { storage, releases in
-            storage.clearSticky(for: protocolID, ifStill: expected, releasing: &releases)
-        }
-        cleared?.announceChange?(self)
-        return cleared
+        clearSticky(for: ObjectIdentifier((any EventListener<Event>).self), ifStill: expected)
     }
 }
 
