@@ -1,5 +1,4 @@
 import Broadcast
-import Synchronization
 import Testing
 
 /// User code may run anywhere and call back into the broadcaster.
@@ -430,9 +429,9 @@ final class SelfRemovingListener: ReentryPing, Sendable {
 
 /// Holds an object until ``release()``, which drops it outside its lock.
 final class ReentryHolder<Value: AnyObject & Sendable>: Sendable {
-    private let content: Mutex<Value?>
+    private let content: Locked<Value?>
 
-    init(_ value: Value) { content = Mutex(value) }
+    init(_ value: Value) { content = Locked(value) }
 
     var value: Value? { content.withLock { $0 } }
 

@@ -1,15 +1,15 @@
 import Broadcast
-import Synchronization
 import Testing
 
 // Support for the re-entry suites: places where user code runs, calls made
 // back into the broadcaster from there, and a world whose spies show whether
 // each call took effect. Every listener here is `Sendable` (its mutable state
-// in a `Mutex`) or `@MainActor` (registered from main-actor code).
+// in a `Locked`, which ThreadSanitizer sees) or `@MainActor` (registered
+// from main-actor code).
 
 /// A thread-safe, append-only record of what a test observed, in order.
 final class ReentryLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func record(_ entry: String) { entries.withLock { $0.append(entry) } }
 
@@ -22,7 +22,7 @@ final class ReentryLog: Sendable {
 
 /// A thread-safe list of values, in the order they were appended.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = Locked<[Value]>([])
 
     func append(_ value: Value) { values.withLock { $0.append(value) } }
 
@@ -130,7 +130,7 @@ final class DeinitAction: ReentryKick, Sendable {
 /// `owner:`, and runs its action when it is deallocated (before the token
 /// goes with it).
 final class HandlerOwner: Sendable {
-    private let token = Mutex<BroadcastToken?>(nil)
+    private let token = Locked<BroadcastToken?>(nil)
     private let action: @Sendable () -> Void
 
     init(_ action: @escaping @Sendable () -> Void) { self.action = action }
@@ -241,10 +241,10 @@ final class ReentryWorld: Sendable {
     private let hidden: ReentrySpy
     private let lifespans: ListenerRegistrations
     /// A handler of notes, until `cancelToken`.
-    private let cancellable: Mutex<BroadcastToken?>
+    private let cancellable: Locked<BroadcastToken?>
     /// The handler `addHandler` adds.
-    private let added = Mutex<BroadcastToken?>(nil)
-    private let mainSpy = Mutex<MainReentrySpy?>(nil)
+    private let added = Locked<BroadcastToken?>(nil)
+    private let mainSpy = Locked<MainReentrySpy?>(nil)
 
     init() {
         let broadcaster = Broadcaster()
@@ -263,7 +263,7 @@ final class ReentryWorld: Sendable {
         lifespans = ListenerRegistrations(broadcaster: broadcaster)
         lifespans.add(shown, for: ReentryPing.self, lifespan: .visible)
         lifespans.add(hidden, for: ReentryPing.self, lifespan: .custom("shown"))
-        cancellable = Mutex(
+        cancellable = Locked(
             broadcaster.addHandler(for: ReentryNote.self) { @Sendable note in
                 log.record("cancellable.note(\(note.text))")
             })
@@ -424,7 +424,7 @@ func finishing<T: Sendable>(
     within seconds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> T
 ) async -> T? {
-    let outcome = Mutex<(continuation: CheckedContinuation<T?, Never>?, result: T??)>((nil, nil))
+    let outcome = Locked<(continuation: CheckedContinuation<T?, Never>?, result: T??)>((nil, nil))
     let finish: @Sendable (T?) -> Void = { value in
         let continuation = outcome.withLock { outcome -> CheckedContinuation<T?, Never>? in
             guard outcome.result == nil else { return nil }

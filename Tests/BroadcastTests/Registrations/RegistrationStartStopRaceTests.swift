@@ -13,13 +13,19 @@ struct RegistrationStartStopRaceTests {
     /// unregister. Without the start undoing what it registered, the listener
     /// stays registered while `isListening` says it is not, and no later
     /// `stop()` can remove it. The window is a few instructions wide:
-    /// without the undo, 20,000 rounds found it 3 to 10 times per run.
+    /// without the undo, 20,000 rounds on an idle machine found it 3 to 10
+    /// times per run.
     @Test("after a start and a stop race, the broadcaster agrees with isListening", .timeLimit(.minutes(1)))
     func startRacingStop() {
         let log = DeliveryLog()
         let spy = SpyListener("a", log: log)
         var disagreements: [String] = []
-        for round in 0..<20_000 {
+        // Rounds until 20,000 or 3 seconds: the test must not starve the
+        // rest of a parallel run on a busy machine.
+        let deadline = ContinuousClock.now + .seconds(3)
+        var round = 0
+        while round < 20_000 && ContinuousClock.now < deadline {
+            defer { round += 1 }
             let broadcaster = Broadcaster()
             let registration = ListenerRegistration(spy, for: Greeting.self, on: broadcaster)
             // Both threads leave the barrier together, so the stop lands
@@ -56,8 +62,12 @@ private func spin(_ iterations: Int) {
     for _ in 0..<iterations { counter.add(1, ordering: .relaxed) }
 }
 
-/// Releases its parties together once all have arrived; spins, because a
-/// blocking wait would let one side run well before the other.
+/// Releases its parties together once all have arrived.
+///
+/// It spins, because a blocking wait would let one side run well before the
+/// other. A party that
+/// spun 100,000 times goes on alone: on a machine with every core busy the
+/// other may not run for a while, and that round simply does not race.
 private final class SpinBarrier: Sendable {
     private let parties: Int
     private let arrived = Atomic<Int>(0)
@@ -66,6 +76,7 @@ private final class SpinBarrier: Sendable {
 
     func arriveAndWait() {
         arrived.add(1, ordering: .acquiringAndReleasing)
-        while arrived.load(ordering: .acquiring) < parties {}
+        var spins = 0
+        while arrived.load(ordering: .acquiring) < parties && spins < 100_000 { spins += 1 }
     }
 }
