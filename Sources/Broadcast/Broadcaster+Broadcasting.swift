@@ -33,10 +33,14 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: @escaping @Sendable (P) -> Void
     ) -> Int {
-        guard sticky else { return send(to: P.self, onMainActor: false, from: isolation, calling: deliver) { deliver } }
+        guard sticky else {
+            return send(to: P.self, onMainActor: false, from: isolation, calling: deliver) {
+                EscapingCalls(deliver)
+            }
+        }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: false, deliver), to: P.self, onMainActor: false, from: isolation,
-            calling: deliver, escaping: deliver)
+            calling: deliver, escaping: EscapingCalls(deliver))
     }
 
     /// Calls `deliver` with every live listener that conforms to
@@ -76,12 +80,12 @@ extension Broadcaster {
         guard sticky else {
             return send(
                 to: P.self, onMainActor: false, from: isolation, calling: { deliver($0, payload) },
-                makingEscaping: { { deliver($0, payload) } })
+                makingEscaping: { EscapingCalls { deliver($0, payload) } })
         }
         let call: @Sendable (P) -> Void = { deliver($0, payload) }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: false, call), to: P.self, onMainActor: false, from: isolation,
-            calling: call, escaping: call)
+            calling: call, escaping: EscapingCalls(call))
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -106,10 +110,12 @@ extension Broadcaster {
         _ deliver: @escaping @MainActor @Sendable (P) -> Void
     ) -> Int {
         let call = MainActorCall.wrap(deliver)
-        guard sticky else { return send(to: P.self, onMainActor: true, from: isolation, calling: call) { call } }
+        guard sticky else {
+            return send(to: P.self, onMainActor: true, from: isolation, calling: call) { EscapingCalls(call) }
+        }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
-            calling: call, escaping: call)
+            calling: call, escaping: EscapingCalls(call))
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -137,11 +143,11 @@ extension Broadcaster {
             return send(
                 to: P.self, onMainActor: true, from: isolation,
                 calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
-                makingEscaping: { MainActorCall.wrap { deliver($0, payload) } })
+                makingEscaping: { EscapingCalls(MainActorCall.wrap { deliver($0, payload) }) })
         }
         let call = MainActorCall.wrap { deliver($0, payload) }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
-            calling: call, escaping: call)
+            calling: call, escaping: EscapingCalls(call))
     }
 }

@@ -79,7 +79,7 @@ extension Broadcaster {
         in context: inout DeliveryContext
     ) -> [(LearnedNonconformance, ObjectIdentifier)] {
         var learned: [LearnedNonconformance] = []
-        _ = Routing.admits(object, of: entry, as: P.self, knowing: known, in: &context, learned: &learned)
+        _ = HandlerRouting.admits(object, of: entry, as: P.self, knowing: known, in: &context, learned: &learned)
         return learned.map { ($0, ObjectIdentifier(P.self)) }
     }
 

@@ -2,19 +2,24 @@ extension Broadcaster {
     /// The one path behind every synchronous broadcast and post: one trip
     /// through the lock, then the calls with no lock held (a payload passed
     /// `with:` is copied into a closure only for a call scheduled on an actor).
+    ///
+    /// A post passes `handle`, its typed call to its closure handlers, and
+    /// makes its escaping form too.
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
-        makingEscaping makeEscaping: () -> @Sendable (P) -> Void
+        handling handle: HandlerCall? = nil, makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
         var run = DeliveryRun()
         switch storage.members(of: P.self as Any.Type, singling: true) {
         case .one(let entry):
-            Delivery.deliver(to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call)
+            Delivery.deliver(
+                to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call, handling: handle)
         case let read:
             let members = members(from: read, as: P.self, in: &context)
             Delivery.deliver(
-                to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call)
+                to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call,
+                handling: handle)
         }
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
@@ -26,7 +31,7 @@ extension Broadcaster {
     /// members: every listener is among them or registers later and is replayed it.
     func sendSticky<P>(
         _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
-        calling call: (P) -> Void, escaping deliver: @escaping @Sendable (P) -> Void
+        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
         let (read, generation) = storage.withLock { storage, releases in
@@ -35,7 +40,8 @@ extension Broadcaster {
         let members = members(from: read, as: P.self, in: &context)
         var run = DeliveryRun()
         Delivery.deliver(
-            to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call)
+            to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call,
+            handling: deliver.handle)
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
         }
@@ -73,7 +79,8 @@ extension Broadcaster {
         var seen: Set<ObjectIdentifier>? = intake.isRebuild ? [] : nil
         for case let entry? in intake.entries where entry.listens(to: intake.protocolID) {
             guard let object = entry.liveObject,
-                Routing.admits(object, of: entry, as: P.self, knowing: intake.known, in: &context, learned: &learned),
+                HandlerRouting.admits(
+                    object, of: entry, as: P.self, knowing: intake.known, in: &context, learned: &learned),
                 seen?.insert(entry.id).inserted != false
             else { continue }
             admitted.append(entry)
@@ -96,7 +103,7 @@ extension Broadcaster {
 
     private func finish<P>(
         _ leftovers: DeliveryRun.Leftovers, as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
-        _ deliver: @escaping @Sendable (P) -> Void
+        _ deliver: EscapingCalls<P>
     ) {
         if !leftovers.learned.isEmpty { record(leftovers.learned, as: P.self) }
         for batch in leftovers.batches {
@@ -108,13 +115,14 @@ extension Broadcaster {
     /// cast is definitive.
     func schedule<P>(
         _ entries: [ListenerEntry], on actor: any Actor, as _: P.Type, onMainActor: Bool = false,
-        sticky: StickyGeneration?, _ deliver: @escaping @Sendable (P) -> Void
+        sticky: StickyGeneration?, _ deliver: EscapingCalls<P>
     ) {
         mailboxes.mailbox(for: actor).enqueue { actor in
             var context = DeliveryContext(isolation: actor)
             var run = DeliveryRun()
             Delivery.deliver(
-                to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run, deliver)
+                to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
+                deliver.call, handling: deliver.handle)
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
         }
     }
@@ -135,18 +143,20 @@ enum Delivery {
     @inline(__always)
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
-        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
+        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
+        handling handle: HandlerCall?
     ) {
         if let sticky {
             return deliver(
-                to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call)
+                to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call,
+                handling: handle)
         }
         var answers = ActorAnswers()
         for entry in members {
             guard let object = entry.liveObject else { continue }
-            let route = Routing.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
-                calling: call)
+            let route = HandlerRouting.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
+                in: &context, answers: &answers, calling: call, handling: { handle?($0) })
             run.note(route, for: entry)
         }
     }
@@ -155,35 +165,56 @@ enum Delivery {
     @inline(__always)
     static func deliver<P>(
         to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
-        into run: inout DeliveryRun, _ call: (P) -> Void
+        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall?
     ) {
         guard let object = entry.liveObject else { return }
         var answers = ActorAnswers()
-        let route = Routing.route(
-            consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
-            calling: call)
+        let route = HandlerRouting.route(
+            consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
+            in: &context, answers: &answers, calling: call, handling: { handle?($0) })
         run.note(route, for: entry)
     }
 
     /// Each call of a sticky broadcast claims its generation first.
     private static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
-        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void
+        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
+        handling handle: HandlerCall?
     ) {
         var answers = ActorAnswers()
         for entry in members {
             guard let object = entry.liveObject else { continue }
             var claimed = false
-            let route = Routing.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
-            ) { listener in
+            // The call, to a listener or a handler, claims the generation first.
+            func claiming(_ call: () -> Void) {
                 guard entry.claims(sticky) else { return }
                 claimed = true
-                StickyCall.making(sticky, to: entry) { call(listener) }
+                StickyCall.making(sticky, to: entry, call)
             }
+            let route = HandlerRouting.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
+                in: &context, answers: &answers, calling: { listener in claiming { call(listener) } },
+                handling: { handler in claiming { handle?(handler) } })
             if case .called = route, !claimed { continue }
             run.note(route, for: entry)
         }
+    }
+}
+
+/// A post's call to one of its closure handlers (``HandlerRouting``): typed,
+/// made by the post that knows the event.
+typealias HandlerCall = (EventHandler) -> Void
+
+/// A delivery's calls in the escaping form a call scheduled on an actor, or
+/// a sticky state, keeps: to listeners as `P`, and for a post to its closure
+/// handlers.
+struct EscapingCalls<P>: Sendable {
+    let call: @Sendable (P) -> Void
+    let handle: (@Sendable (EventHandler) -> Void)?
+
+    init(_ call: @escaping @Sendable (P) -> Void, handling handle: (@Sendable (EventHandler) -> Void)? = nil) {
+        self.call = call
+        self.handle = handle
     }
 }
 

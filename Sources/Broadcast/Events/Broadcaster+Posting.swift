@@ -18,20 +18,30 @@ extension Broadcaster {
         sticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        let deliver: @Sendable (any EventListener<Event>) -> Void = { $0.receive(event) }
+        // Closure handlers are called typed (`EventHandler`); objects that
+        // conform to `EventListener` are cast. The escaping forms are made
+        // only for a call scheduled on an actor or a sticky state, so a post
+        // made where its handlers run allocates nothing.
         guard sticky else {
-            return send(to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: deliver) {
-                deliver
-            }
+            let callHandler = { (handler: EventHandler) in Self.call(handler, with: event) }
+            return withoutActuallyEscaping(
+                callHandler,
+                do: { handle in
+                    send(
+                        to: (any EventListener<Event>).self, onMainActor: false, from: isolation,
+                        calling: { $0.receive(event) }, handling: handle,
+                        makingEscaping: { Self.escapingCalls(with: event) })
+                })
         }
         // A sticky post also keeps the value, for `stickyEvent(for:)`, and
         // tells the value's observers (``StickyEventObserver``).
+        let calls = Self.escapingCalls(with: event)
         let sticky = StickyBroadcast(
             for: (any EventListener<Event>).self, onMainActor: false, event: event,
-            announcingChange: { $0.announceStickyEventChange(of: Event.self) }, deliver)
+            announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle, calls.call)
         let count = sendSticky(
-            sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: deliver,
-            escaping: deliver)
+            sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: calls.call,
+            escaping: calls)
         announceStickyEventChange(of: Event.self)
         return count
     }
@@ -39,12 +49,25 @@ extension Broadcaster {
     /// Keeps `event` as the sticky `Event` without delivering it now, so that
     /// handlers, listeners and streams registering later can ask for it.
     public func setStickyEvent<Event: Sendable>(_ event: Event) {
+        let calls = Self.escapingCalls(with: event)
         keep(
             StickyBroadcast(
                 for: (any EventListener<Event>).self, onMainActor: false, event: event,
-                announcingChange: { $0.announceStickyEventChange(of: Event.self) }
-            ) { $0.receive(event) })
+                announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle,
+                calls.call))
         announceStickyEventChange(of: Event.self)
+    }
+
+    /// Calls `handler`, a closure handler of `Event`'s posts (its post key
+    /// says so), with `event`: a cast to its class, no conformance lookup.
+    private static func call<Event: Sendable>(_ handler: EventHandler, with event: Event) {
+        (handler as? ClosureListener<Event>)?.receive(event)
+    }
+
+    /// A post's calls, to listeners and to handlers, in the form a scheduled
+    /// call or a sticky state keeps.
+    private static func escapingCalls<Event: Sendable>(with event: Event) -> EscapingCalls<any EventListener<Event>> {
+        EscapingCalls({ $0.receive(event) }, handling: { call($0, with: event) })
     }
 
     /// The sticky `Event`, if one is kept, read without registering anything.

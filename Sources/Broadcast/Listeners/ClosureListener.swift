@@ -1,10 +1,32 @@
-/// A closure wrapped as an ``EventListener``, so that closure handlers travel
-/// the same delivery path as objects.
+/// A closure handler as the listener table holds it, seen without its event
+/// type: the post it listens to.
+///
+/// A delivery tells a handler from any other object with a cast to this
+/// class, and calls it typed (``ClosureListener``), never through a cast to
+/// `any EventListener<Event>`: on this toolchain that cast, a constrained
+/// existential, costs about 950 ns, the call itself a few (see
+/// Docs/PerformanceNotes.md).
+class EventHandler {
+    /// `ObjectIdentifier((any EventListener<Event>).self)`: the key of the
+    /// handler's event, its index and its sticky state.
+    let postKey: ObjectIdentifier
+
+    init(postKey: ObjectIdentifier) {
+        self.postKey = postKey
+    }
+}
+
+/// A closure handler: what every `addHandler(for:)` and `events(of:)`
+/// registers, called typed by the posts of its `Event`.
+///
+/// It does not conform to ``EventListener``, so that no path can reach it
+/// through a cast: a delivery that tried would not call it, and the suites
+/// would fail.
 ///
 /// Held strongly only by its ``BroadcastToken`` (or registration, or stream);
 /// the broadcaster holds it weakly like any listener, so releasing the token
 /// is what stops it.
-final class ClosureListener<Event: Sendable>: EventListener {
+final class ClosureListener<Event: Sendable>: EventHandler {
     private let handler: (Event) -> Void
     /// For a handler registered with `consumingSticky: true`: the broadcaster
     /// whose sticky `Event` each sticky call takes before the handler runs.
@@ -19,10 +41,13 @@ final class ClosureListener<Event: Sendable>: EventListener {
     init(_ handler: @escaping (Event) -> Void, consumingStickyFrom broadcaster: Broadcaster? = nil) {
         self.handler = handler
         self.consumer = broadcaster.map { Consumer(broadcaster: $0) }
+        super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
     }
 
     func receive(_ event: Event) {
-        guard let consumer else { return handler(event) }
+        // Outside every sticky call there is nothing to take, nor to hide
+        // from the calls the handler makes in turn.
+        guard let consumer, StickyCall.current != nil else { return handler(event) }
         StickyCall.generation(forCallTo: self) { generation in
             // A sticky call runs only if it takes the state it delivers: the
             // state is still kept, and no other consumer took it first.

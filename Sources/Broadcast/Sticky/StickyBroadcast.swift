@@ -17,9 +17,11 @@ struct StickyBroadcast: Sendable {
 
     // The broadcaster is an argument, not a capture: the storage holds no
     // reference to its owner. Only a closure made where `P` is known can cast.
+    // A post's state also replays to its closure handlers through `handle`.
     init<P>(
         for _: P.Type, onMainActor: Bool, event: (any Sendable)? = nil,
         announcingChange announceChange: (@Sendable (Broadcaster) -> Void)? = nil,
+        handling handle: (@Sendable (EventHandler) -> Void)? = nil,
         _ deliver: @escaping @Sendable (P) -> Void
     ) {
         protocolID = ObjectIdentifier(P.self)
@@ -29,20 +31,23 @@ struct StickyBroadcast: Sendable {
         planReplay = { broadcaster, entry, generation, context, callsHere in
             guard let object = entry.liveObject else { return }
             var answers = ActorAnswers()
-            let route = Routing.route(
-                object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers
-            ) { listener in
+            func callHere(_ call: @escaping () -> Void) {
                 callsHere.append {
                     guard entry.claims(generation) else { return }
-                    StickyCall.making(generation, to: entry) { deliver(listener) }
+                    StickyCall.making(generation, to: entry, call)
                 }
             }
+            let route = HandlerRouting.route(
+                object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
+                in: &context, answers: &answers, calling: { listener in callHere { deliver(listener) } },
+                handling: { handler in callHere { handle?(handler) } })
             switch route {
             case .called, .skip:
                 break
             case .schedule(let actor):
                 broadcaster.schedule(
-                    [entry], on: actor, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
+                    [entry], on: actor, as: P.self, onMainActor: onMainActor, sticky: generation,
+                    EscapingCalls(deliver, handling: handle))
             case .skipAndRecord(let nonconformance):
                 broadcaster.record([nonconformance], as: P.self)
             }

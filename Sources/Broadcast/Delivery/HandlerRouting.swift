@@ -1,0 +1,70 @@
+/// Where a post's call to one of its closure handlers runs, decided from the
+/// entry alone: a handler is a typed closure the library holds, so unlike a
+/// listener object it needs no cast to find or call.
+///
+/// The decision is ``Routing``'s for a listener whose conformance holds
+/// everywhere (a ``ClosureListener`` has no isolated conformance): a
+/// handler with no actor is called here; one of an actor where the post
+/// runs on that actor, or anywhere if it is `Sendable`; otherwise its call
+/// is scheduled on the actor.
+enum HandlerRouting {
+    /// `object` as a closure handler of `P`'s post; nil for any other object,
+    /// which ``Routing`` casts to `P`.
+    ///
+    /// The one cast it makes is to a non-generic class: a comparison of the
+    /// object's class and its superclass with that class, no conformance
+    /// lookup.
+    @inline(__always)
+    static func handler<P>(_ object: AnyObject, of _: P.Type) -> EventHandler? {
+        guard let handler = handler(object), handler.postKey == ObjectIdentifier(P.self) else { return nil }
+        return handler
+    }
+
+    @inline(__always)
+    private static func handler(_ object: AnyObject) -> EventHandler? {
+        object as? EventHandler
+    }
+
+    /// The route to `object`, a handler of `P`'s post or a listener, calling
+    /// it here if that is where it runs: a handler through `handle`, only
+    /// when `reachesHandlers` (a post); a listener through `call`, after
+    /// ``Routing``'s cast.
+    @inline(__always)
+    static func route<P>(
+        _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
+        reachesHandlers: Bool, in context: inout DeliveryContext, answers: inout ActorAnswers,
+        calling call: (P) -> Void, handling handle: (EventHandler) -> Void
+    ) -> Route {
+        if reachesHandlers, let handler = handler(object, of: P.self) {
+            return route(handler, of: entry, in: &context, answers: &answers, handle)
+        }
+        return Routing.route(
+            consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
+            calling: call)
+    }
+
+    @inline(__always)
+    private static func route(
+        _ handler: EventHandler, of entry: ListenerEntry, in context: inout DeliveryContext,
+        answers: inout ActorAnswers, _ handle: (EventHandler) -> Void
+    ) -> Route {
+        if let box = entry.isolationBox, !entry.mayBeCalledOffItsActor,
+            !answers.isRunning(onActorWith: ObjectIdentifier(box), in: &context, { box.actor })
+        {
+            return .schedule(on: box.actor)
+        }
+        handle(handler)
+        return .called
+    }
+
+    /// Whether `P`'s index lists `entry`: a handler if it listens to `P`'s
+    /// post, decided without a cast to `P`; any other object as ``Routing``
+    /// decides.
+    static func admits<P>(
+        _ object: AnyObject, of entry: ListenerEntry, as _: P.Type, knowing known: KnownNonconformances,
+        in context: inout DeliveryContext, learned: inout [LearnedNonconformance]
+    ) -> Bool {
+        if let handler = handler(object) { return handler.postKey == ObjectIdentifier(P.self) }
+        return Routing.admits(object, of: entry, as: P.self, knowing: known, in: &context, learned: &learned)
+    }
+}
