@@ -14,6 +14,8 @@ struct Options {
     var jsonPath = "Benchmarks/results/latest.json"
     /// The JSON of an earlier run, whose guard rails are printed beside this run's.
     var baselinePath: String?
+    /// Only the event API's tables and their allocation check (no JSON, no guard rails).
+    var eventsOnly = false
     var nValues: [Int] { quick ? [1, 1000] : [1, 10, 100, 1000, 10000] }
     var unrelatedCounts: [Int] { quick ? [10, 10000] : [10, 1000, 10000] }
     /// Target time of one timed sample.
@@ -31,6 +33,7 @@ struct Options {
             switch argument {
             case "--quick": quick = true
             case "--full": quick = false
+            case "--events-only": eventsOnly = true
             case "--json":
                 guard let path = iterator.next() else { Self.usage() }
                 jsonPath = path
@@ -44,7 +47,7 @@ struct Options {
     }
 
     static func usage(exitCode: Int32 = 2) -> Never {
-        print("usage: BroadcastComparison [--quick | --full] [--json PATH] [--baseline EARLIER.json]")
+        print("usage: BroadcastComparison [--quick | --full] [--events-only] [--json PATH] [--baseline EARLIER.json]")
         exit(exitCode)
     }
 }

@@ -75,14 +75,17 @@ extension Options {
 
 /// Exits with status 1 if a row documented to allocate nothing allocated.
 ///
-/// The rows checked: the class-payload `Broadcaster` rows (same thread)
-/// and the `with:` rows of the user shapes. Allocation counts do not depend
+/// The rows checked: the class-payload `Broadcaster` rows (same thread),
+/// the `with:` rows of the user shapes and every `post` to handlers or
+/// `EventListener` objects. Allocation counts do not depend
 /// on the machine's load, so CI's quick run checks them.
 func checkAllocations(_ rows: [Row]) {
     let zeroShapes = MainActor.assumeIsolated { zeroAllocationShapes }
+    let zeroEventShapes = MainActor.assumeIsolated { zeroAllocationEventShapes }
     let checked = rows.filter { row in
         (row.scenario == "deliver" && row.implementation == BroadcasterImplementation.name)
             || (row.scenario == userShapesScenarioName && zeroShapes.contains(row.implementation))
+            || (row.scenario == eventScenarioName && zeroEventShapes.contains(row.implementation))
     }
     let allocating = checked.filter { ($0.allocationsPerBroadcast ?? 0) > 0 }
     guard allocatesAtAll(checked) else { return }

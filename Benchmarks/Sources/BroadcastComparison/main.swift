@@ -107,6 +107,10 @@ func run() async {
     }
     if !allocationCounting { print("warning: allocation counting is not active on this platform") }
 
+    if options.eventsOnly {
+        checkAllocations(eventSection(options: options))
+        return
+    }
     var all: [Row] = []
     var delivery: [Row] = []
     for n in options.nValues { delivery += deliveryScenario(n: n, options: options) }
@@ -114,6 +118,8 @@ func run() async {
     all += delivery
 
     all += userShapesSection(options: options)
+
+    all += eventSection(options: options)  // EventScenario.swift
 
     var filter: [Row] = []
     for unrelated in options.unrelatedCounts { filter += filterScenario(unrelated: unrelated, options: options) }

@@ -17,6 +17,14 @@ let userShapeFactories: [(key: String, make: @MainActor (Int) -> any UserShape)]
     ("main-actor-with", { MainActorValueShape(listenerCount: $0, form: .with) }),
     ("client-closure", { MainActorClientShape(listenerCount: $0, form: .closure) }),
     ("client-with", { MainActorClientShape(listenerCount: $0, form: .with) }),
+    // The event API (EventShapes.swift).
+    ("post-plain", { PostHandlerShape(listenerCount: $0, form: .plain) }),
+    ("post-owner", { PostHandlerShape(listenerCount: $0, form: .owner) }),
+    ("post-called-on", { PostHandlerShape(listenerCount: $0, form: .calledOn) }),
+    ("post-receiving-sticky", { PostHandlerShape(listenerCount: $0, form: .receivingSticky) }),
+    ("post-consuming-sticky", { PostHandlerShape(listenerCount: $0, form: .consumingSticky) }),
+    ("post-event-listener", { PostEventListenerShape(listenerCount: $0) }),
+    ("main-actor-message", { MainActorMessageValueShape(listenerCount: $0) }),
 ]
 
 /// `shape SHAPE deliver N TIMES`: registers N listeners of the shape, then

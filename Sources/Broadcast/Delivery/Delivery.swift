@@ -3,23 +3,25 @@ extension Broadcaster {
     /// through the lock, then the calls with no lock held (a payload passed
     /// `with:` is copied into a closure only for a call scheduled on an actor).
     ///
-    /// A post passes `handle`, its typed call to its closure handlers, and
-    /// makes its escaping form too.
+    /// A post passes `handle`, its typed call to its closure handlers
+    /// (`reachesHandlers`), and makes its escaping form too.
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
-        handling handle: HandlerCall? = nil, makingEscaping makeEscaping: () -> EscapingCalls<P>
+        handling handle: HandlerCall = { _ in }, reachesHandlers: Bool = false,
+        makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
         var run = DeliveryRun()
         switch storage.members(of: P.self as Any.Type, singling: true) {
         case .one(let entry):
             Delivery.deliver(
-                to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call, handling: handle)
+                to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call, handling: handle,
+                reachesHandlers: reachesHandlers)
         case let read:
             let members = members(from: read, as: P.self, in: &context)
             Delivery.deliver(
                 to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call,
-                handling: handle)
+                handling: handle, reachesHandlers: reachesHandlers)
         }
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
@@ -41,7 +43,7 @@ extension Broadcaster {
         var run = DeliveryRun()
         Delivery.deliver(
             to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call,
-            handling: deliver.handle)
+            handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil)
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
         }
@@ -122,7 +124,7 @@ extension Broadcaster {
             var run = DeliveryRun()
             Delivery.deliver(
                 to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
-                deliver.call, handling: deliver.handle)
+                deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil)
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
         }
     }
@@ -144,19 +146,19 @@ enum Delivery {
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall?
+        handling handle: HandlerCall, reachesHandlers: Bool
     ) {
         if let sticky {
             return deliver(
                 to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call,
-                handling: handle)
+                handling: handle, reachesHandlers: reachesHandlers)
         }
         var answers = ActorAnswers()
         for entry in members {
             guard let object = entry.liveObject else { continue }
             let route = HandlerRouting.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
-                in: &context, answers: &answers, calling: call, handling: { handle?($0) })
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
+                in: &context, answers: &answers, calling: call, handling: handle)
             run.note(route, for: entry)
         }
     }
@@ -165,13 +167,13 @@ enum Delivery {
     @inline(__always)
     static func deliver<P>(
         to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
-        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall?
+        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool
     ) {
         guard let object = entry.liveObject else { return }
         var answers = ActorAnswers()
         let route = HandlerRouting.route(
-            consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
-            in: &context, answers: &answers, calling: call, handling: { handle?($0) })
+            consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
+            in: &context, answers: &answers, calling: call, handling: handle)
         run.note(route, for: entry)
     }
 
@@ -179,7 +181,7 @@ enum Delivery {
     private static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall?
+        handling handle: HandlerCall, reachesHandlers: Bool
     ) {
         var answers = ActorAnswers()
         for entry in members {
@@ -192,9 +194,9 @@ enum Delivery {
                 StickyCall.making(sticky, to: entry, call)
             }
             let route = HandlerRouting.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
                 in: &context, answers: &answers, calling: { listener in claiming { call(listener) } },
-                handling: { handler in claiming { handle?(handler) } })
+                handling: { handler in claiming { handle(handler) } })
             if case .called = route, !claimed { continue }
             run.note(route, for: entry)
         }

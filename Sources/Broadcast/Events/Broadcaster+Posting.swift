@@ -23,15 +23,10 @@ extension Broadcaster {
         // only for a call scheduled on an actor or a sticky state, so a post
         // made where its handlers run allocates nothing.
         guard sticky else {
-            let callHandler = { (handler: EventHandler) in Self.call(handler, with: event) }
-            return withoutActuallyEscaping(
-                callHandler,
-                do: { handle in
-                    send(
-                        to: (any EventListener<Event>).self, onMainActor: false, from: isolation,
-                        calling: { $0.receive(event) }, handling: handle,
-                        makingEscaping: { Self.escapingCalls(with: event) })
-                })
+            return send(
+                to: (any EventListener<Event>).self, onMainActor: false, from: isolation,
+                calling: { $0.receive(event) }, handling: { $0.receive(posted: event) }, reachesHandlers: true,
+                makingEscaping: { Self.escapingCalls(with: event) })
         }
         // A sticky post also keeps the value, for `stickyEvent(for:)`, and
         // tells the value's observers (``StickyEventObserver``).
@@ -58,16 +53,10 @@ extension Broadcaster {
         announceStickyEventChange(of: Event.self)
     }
 
-    /// Calls `handler`, a closure handler of `Event`'s posts (its post key
-    /// says so), with `event`: a cast to its class, no conformance lookup.
-    private static func call<Event: Sendable>(_ handler: EventHandler, with event: Event) {
-        (handler as? ClosureListener<Event>)?.receive(event)
-    }
-
     /// A post's calls, to listeners and to handlers, in the form a scheduled
     /// call or a sticky state keeps.
     private static func escapingCalls<Event: Sendable>(with event: Event) -> EscapingCalls<any EventListener<Event>> {
-        EscapingCalls({ $0.receive(event) }, handling: { call($0, with: event) })
+        EscapingCalls({ $0.receive(event) }, handling: { $0.receive(posted: event) })
     }
 
     /// The sticky `Event`, if one is kept, read without registering anything.

@@ -1,8 +1,8 @@
 /// A closure handler as the listener table holds it, seen without its event
-/// type: the post it listens to.
+/// type: the post it listens to, and a call that takes any event.
 ///
 /// A delivery tells a handler from any other object with a cast to this
-/// class, and calls it typed (``ClosureListener``), never through a cast to
+/// class, and calls it through ``receive(posted:)``, never through a cast to
 /// `any EventListener<Event>`: on this toolchain that cast, a constrained
 /// existential, costs about 950 ns, the call itself a few (see
 /// Docs/PerformanceNotes.md).
@@ -14,6 +14,10 @@ class EventHandler {
     init(postKey: ObjectIdentifier) {
         self.postKey = postKey
     }
+
+    /// Calls the handler with `event`, a value of the event type its post
+    /// key names (anything else is ignored).
+    func receive<Posted>(posted event: Posted) {}
 }
 
 /// A closure handler: what every `addHandler(for:)` and `events(of:)`
@@ -29,30 +33,35 @@ class EventHandler {
 final class ClosureListener<Event: Sendable>: EventHandler {
     private let handler: (Event) -> Void
     /// For a handler registered with `consumingSticky: true`: the broadcaster
-    /// whose sticky `Event` each sticky call takes before the handler runs.
-    private let consumer: Consumer?
-
-    /// A weak reference to the broadcaster, which holds this listener only
-    /// weakly itself.
-    private struct Consumer {
-        weak var broadcaster: Broadcaster?
-    }
+    /// whose sticky `Event` each sticky call takes before the handler runs,
+    /// held weakly (it holds this listener only weakly itself).
+    private weak let consumedBroadcaster: Broadcaster?
+    private let isConsuming: Bool
 
     init(_ handler: @escaping (Event) -> Void, consumingStickyFrom broadcaster: Broadcaster? = nil) {
         self.handler = handler
-        self.consumer = broadcaster.map { Consumer(broadcaster: $0) }
+        consumedBroadcaster = broadcaster
+        isConsuming = broadcaster != nil
         super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
+    }
+
+    /// The types are compared first, so the cast cannot fail: the runtime
+    /// compares them again and copies the value. A conditional cast would
+    /// look up `Optional<Event>`'s metadata on every call.
+    override func receive<Posted>(posted event: Posted) {
+        guard Posted.self == Event.self else { return }
+        receive(event as! Event)
     }
 
     func receive(_ event: Event) {
         // Outside every sticky call there is nothing to take, nor to hide
         // from the calls the handler makes in turn.
-        guard let consumer, StickyCall.current != nil else { return handler(event) }
+        guard isConsuming, StickyCall.current != nil else { return handler(event) }
         StickyCall.generation(forCallTo: self) { generation in
             // A sticky call runs only if it takes the state it delivers: the
             // state is still kept, and no other consumer took it first.
             if let generation {
-                guard let broadcaster = consumer.broadcaster,
+                guard let broadcaster = consumedBroadcaster,
                     broadcaster.clearSticky(of: Event.self, ifStill: generation.number) != nil
                 else { return }
             }
