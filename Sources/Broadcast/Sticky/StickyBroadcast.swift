@@ -43,6 +43,11 @@ struct StickyBroadcast: Sendable {
             case .schedule(let actor):
                 broadcaster.schedule(
                     [entry], on: actor, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
+            case .settleOnMainActor:
+                // The state is kept anyway: the replay waits for the main
+                // actor, whose cast settles whether it is made.
+                broadcaster.schedule(
+                    [entry], on: MainActor.shared, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
             case .skipAndRecord(let nonconformance):
                 broadcaster.record([nonconformance], as: P.self)
             }
