@@ -22,9 +22,20 @@ extension Broadcaster {
     /// or schedule a call for.
     public func listenerCount<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        return members(of: P.self, in: &context).reduce(into: 0) { count, entry in
-            if entry.liveObject != nil { count += 1 }
+        var answers = ActorAnswers()
+        var count = 0
+        // Routed as a broadcast routes them: an index taken in elsewhere may
+        // list a listener that a cast here proves not to conform.
+        for entry in members(of: P.self, in: &context) {
+            guard let object = entry.liveObject else { continue }
+            switch Routing.route(
+                object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
+            {
+            case .called, .schedule: count += 1
+            case .skip, .skipAndRecord, .settleOnMainActor: break
+            }
         }
+        return count
     }
 
     /// The number of live registrations, whatever their listeners conform to.

@@ -12,8 +12,11 @@ extension Broadcaster {
     /// runs whenever its conformance can be used there. A conformance
     /// isolated to an actor (`extension Screen: @MainActor
     /// PostCreationListener`) can be used only on that actor, so its calls go
-    /// to the actor the listener registered from. To keep a listener on an
-    /// actor whatever its conformance, name the actor:
+    /// to the actor the listener registered from; registered from code
+    /// isolated to no actor, its calls go to the main actor once the main
+    /// actor has settled where it conforms (broadcasts made elsewhere before
+    /// that do not reach it: see <doc:DeliverySemantics>). To keep a listener
+    /// on an actor whatever its conformance, name the actor:
     /// ``addListener(_:calledOn:receivingSticky:fileID:line:)-(AnyObject,_,_,_,_)``.
     ///
     /// A listener that is not `Sendable` does not compile here ("type 'Log'

@@ -22,7 +22,7 @@ extension Broadcaster {
         if accepted {
             let entry = ListenerEntry(
                 object: copy listener, isolation: isolation, onlyProtocol: nil, isSendable: isSendable,
-                registrationSite: RegistrationSite(fileID: fileID, line: line))
+                conformanceMayBeIsolated: true, registrationSite: RegistrationSite(fileID: fileID, line: line))
             register(entry, receivingSticky: receivingSticky, from: caller)
         }
         // Lets go of the caller's reference now, with no lock held, so that the

@@ -10,8 +10,10 @@ extension Broadcaster {
     /// ```
     ///
     /// Cancelled, it stops waiting at once; the scheduled calls still run.
+    /// It does not wait for an actor nothing is scheduled on (a program
+    /// whose main actor never runs is not kept waiting for it).
     public func waitForScheduledDeliveries() async {
-        for mailbox in mailboxes.all() {
+        for mailbox in mailboxes.all() where !mailbox.isIdle {
             guard !Task.isCancelled else { return }
             let barrier = CancellableBarrier()
             await withTaskCancellationHandler {

@@ -95,6 +95,16 @@ enum AwaitedDelivery {
                 try await deliver(listener)
             case .skipAndRecord(let nonconformance):
                 learned.append(nonconformance)
+            case .settleOnMainActor,
+                .schedule where entry.isolationBox == nil:
+                // A listener with no actor, cast where a conformance isolated
+                // to the main actor cannot be checked (or known to have one):
+                // the call runs there if it conforms there.
+                let calledThere = try await callRun(
+                    [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, deliver)
+                // Not a `P` here, a `P` there: its conformance is isolated to the main actor.
+                if calledThere > 0 { entry.noteConformanceIsolatedToMainActor() }
+                made += calledThere
             case .schedule, .skip:
                 // The run is on the listener's actor: nothing to send on.
                 break

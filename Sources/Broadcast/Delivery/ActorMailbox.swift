@@ -30,6 +30,10 @@ final class ActorMailbox: Sendable {
         if mustSchedule { scheduleDrain() }
     }
 
+    /// Whether every job enqueued so far has run: no drain is scheduled or
+    /// running.
+    var isIdle: Bool { state.withLock { !$0.isDrainScheduled } }
+
     private func scheduleDrain() {
         let actor = self.actor
         Task { await self.drain(on: actor) }

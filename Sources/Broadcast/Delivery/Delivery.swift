@@ -108,6 +108,7 @@ extension Broadcaster {
         _ deliver: EscapingCalls<P>
     ) {
         if !leftovers.learned.isEmpty { record(leftovers.learned, as: P.self) }
+        if !leftovers.unsettled.isEmpty { requestSettlement(of: leftovers.unsettled, as: P.self) }
         for batch in leftovers.batches {
             schedule(batch.entries, on: batch.actor, as: P.self, onMainActor: onMainActor, sticky: sticky, deliver)
         }
@@ -126,6 +127,48 @@ extension Broadcaster {
                 to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
                 deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil)
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
+        }
+    }
+
+    /// Asks the main actor, once per listener and protocol, to settle
+    /// listeners with no actor whose cast failed off it.
+    ///
+    /// The cast failed where a conformance isolated to the main actor cannot
+    /// be checked: a job on its mailbox (so that
+    /// ``waitForScheduledDeliveries()`` covers it) casts each there, where
+    /// the cast is definitive, and records the answer. One that conforms
+    /// there only is then reached through the main actor from anywhere, as
+    /// a listener registered from main-actor code is; one that does not is
+    /// dropped by the indexes. No payload is kept: until the answer, a
+    /// broadcast made off the main actor does not call it.
+    func requestSettlement<P>(of entries: [ListenerEntry], as _: P.Type) {
+        let protocolID = ObjectIdentifier(P.self)
+        let asked = storage.withLock { storage, _ in storage.claimSettlements(of: entries, for: protocolID) }
+        guard !asked.isEmpty else { return }
+        mailboxes.mailbox(for: MainActor.shared).enqueue { actor in
+            var context = DeliveryContext(isolation: actor)
+            var answers = ActorAnswers()
+            var learned: [LearnedNonconformance] = []
+            for entry in asked {
+                guard let object = entry.liveObject else { continue }
+                let route = Routing.route(
+                    object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
+                    calling: { _ in })
+                switch route {
+                case .called: entry.noteConformanceIsolatedToMainActor()
+                case .skipAndRecord(let nonconformance): learned.append(nonconformance)
+                case .schedule, .skip, .settleOnMainActor: break
+                }
+            }
+            self.storage.withLock { storage, _ in
+                storage.endSettlements(of: asked, for: protocolID)
+                for nonconformance in learned {
+                    storage.recordNonconformance(of: nonconformance.type, to: P.self, on: nonconformance.actor)
+                }
+            }
+            // Debug builds: a listener settled here may be one the
+            // isolated-conformance check reports, before any later wait returns.
+            self.checkIsolatedConformances(of: [], as: P.self, in: &context)
         }
     }
 
@@ -234,6 +277,7 @@ struct DeliveryRun {
 
         var batches: [Batch] = []
         var learned: [LearnedNonconformance] = []
+        var unsettled: [ListenerEntry] = []
     }
 
     @inline(__always)
@@ -247,7 +291,14 @@ struct DeliveryRun {
             schedule(entry, on: actor)
         case .skipAndRecord(let nonconformance):
             learn(nonconformance)
+        case .settleOnMainActor:
+            settleOnMainActor(entry)
         }
+    }
+
+    @inline(never)
+    mutating func settleOnMainActor(_ entry: ListenerEntry) {
+        (leftovers ?? made()).unsettled.append(entry)
     }
 
     mutating func schedule(_ entry: ListenerEntry, on actor: any Actor) {

@@ -21,12 +21,15 @@ enum Routing {
         // The box's identity settles the common cases without a reference to it.
         guard let boxID = onMainActor ? IsolationBox.mainActorID : entry.isolationID else {
             if Conformance.call(consume object, as: P.self, call) { return .called }
-            return afterFailedCast(of: entry, onMainActor: onMainActor, in: &context)
+            return afterFailedCastWithNoActor(of: entry, in: &context)
         }
         let runsThere = answers.isRunning(onActorWith: boxID, in: &context) {
             actor(of: entry, onMainActor: onMainActor)
         }
         guard runsThere || (!onMainActor && entry.mayBeCalledOffItsActor) else {
+            if onMainActor, entry.isUnsettledWithNoActor {
+                return mainActorRoute(ofUnsettled: consume object, of: entry, as: P.self, in: &context)
+            }
             return .schedule(on: actor(of: entry, onMainActor: onMainActor))
         }
         let objectType: AnyObject.Type = type(of: object)
@@ -35,19 +38,53 @@ enum Routing {
             of: entry, onMainActor: onMainActor, type: objectType, runsThere: runsThere, in: &context)
     }
 
-    /// What a failed cast means: for a listener with no actor, not a `P`;
-    /// where the runtime can check a conformance isolated to the actor the
-    /// call runs on, not a `P` there (recorded, so that indexes drop it);
-    /// anywhere else unknown, so the call goes to that actor, which settles it.
+    /// What a failed cast means for a listener of an actor: where the runtime
+    /// can check a conformance isolated to the actor the call runs on, not a
+    /// `P` there (recorded, so that indexes drop it); anywhere else unknown,
+    /// so the call goes to that actor, which settles it.
     @inline(never)
     private static func afterFailedCast(
-        of entry: ListenerEntry, onMainActor: Bool, type: AnyObject.Type? = nil, runsThere: Bool = false,
+        of entry: ListenerEntry, onMainActor: Bool, type: AnyObject.Type, runsThere: Bool,
         in context: inout DeliveryContext
     ) -> Route {
-        guard onMainActor || entry.isolationBox != nil, let type else { return .skip }
         let place = actor(of: entry, onMainActor: onMainActor)
         guard runsThere, context.castsAreDefinitive(on: place) else { return .schedule(on: place) }
         return .skipAndRecord(LearnedNonconformance(type: type, actor: place))
+    }
+
+    /// What a failed cast means for a user's listener with no actor.
+    ///
+    /// Where the main actor's conformances are seen, not a `P` (recorded, so
+    /// that indexes drop it). Anywhere else, for a listener the main actor
+    /// has found a conformance isolated to it, the call goes there, as for
+    /// one registered from main-actor code; for any other, it cannot be told
+    /// from one that does not conform, so it is not called here, and the
+    /// main actor is asked to settle it. Broadcast's own listeners, and
+    /// runtimes that do not check isolated conformances, have no such
+    /// conformance: a failed cast is definitive.
+    @inline(never)
+    private static func afterFailedCastWithNoActor(of entry: ListenerEntry, in context: inout DeliveryContext)
+        -> Route
+    {
+        guard entry.conformanceMayBeIsolated, ListenerEntry.runtimeChecksIsolatedConformances else { return .skip }
+        guard context.castsAreDefinitive(on: MainActor.shared) else {
+            return entry.hasConformanceIsolatedToMainActor ? .schedule(on: MainActor.shared) : .settleOnMainActor
+        }
+        guard let object = entry.liveObject else { return .skip }
+        return .skipAndRecord(LearnedNonconformance(type: type(of: object), actor: MainActor.shared))
+    }
+
+    /// A main-actor broadcast made elsewhere, to a listener with no actor the
+    /// main actor has not settled: scheduled if it conforms here (it does
+    /// wherever it is called), otherwise left to the main actor to settle,
+    /// as a broadcast made here would.
+    @inline(never)
+    private static func mainActorRoute<P>(
+        ofUnsettled object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type,
+        in context: inout DeliveryContext
+    ) -> Route {
+        if Conformance.conforms(object, to: P.self) { return .schedule(on: MainActor.shared) }
+        return afterFailedCastWithNoActor(of: entry, in: &context)
     }
 
     /// Whether `P`'s index lists `entry`: unless `known` says its class is not
@@ -56,14 +93,15 @@ enum Routing {
         _ object: AnyObject, of entry: ListenerEntry, as _: P.Type, knowing known: KnownNonconformances,
         in context: inout DeliveryContext, learned: inout [LearnedNonconformance]
     ) -> Bool {
-        if let actor = entry.isolation, known.contains(type(of: object), ObjectIdentifier(P.self), on: actor) {
+        if let actor = actorSettling(entry), known.contains(type(of: object), ObjectIdentifier(P.self), on: actor) {
             return false
         }
         var answers = ActorAnswers()
         switch route(
             object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
         {
-        case .called, .schedule:
+        case .called, .schedule, .settleOnMainActor:
+            // An unsettled listener stays listed: the main actor settles it.
             return true
         case .skip:
             return false
@@ -71,6 +109,13 @@ enum Routing {
             learned.append(nonconformance)
             return false
         }
+    }
+
+    /// The actor whose cast settles whether `entry` conforms: its own, or,
+    /// for a user's listener with no actor, the main actor.
+    private static func actorSettling(_ entry: ListenerEntry) -> (any Actor)? {
+        if let actor = entry.isolation { return actor }
+        return entry.conformanceMayBeIsolated ? MainActor.shared : nil
     }
 
     private static func actor(of entry: ListenerEntry, onMainActor: Bool) -> any Actor {
@@ -86,6 +131,11 @@ enum Route {
     case skip
     /// Skip, and record that the class is not a `P` on its actor.
     case skipAndRecord(LearnedNonconformance)
+    /// A listener with no actor whose cast failed where a conformance
+    /// isolated to the main actor cannot be checked, and that the main actor
+    /// has not settled yet: not called here; the main actor is asked once
+    /// (``Broadcaster/requestSettlement(of:as:)``), and the index keeps it.
+    case settleOnMainActor
 }
 
 /// A listener class proved not to be a `P` on an actor.

@@ -73,13 +73,14 @@ extension Broadcaster {
                 Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)
                 ? .scheduled(on: actor) : .scheduledIfConforming(on: actor)
             return explanation.applying(scheduleRule(for: entry))
-        case .skip, .skipAndRecord:
+        case .settleOnMainActor, .skip, .skipAndRecord:
             return .doesNotConform
         }
     }
 
     /// Why a call to `entry` made elsewhere is scheduled on its actor.
     private static func scheduleRule(for entry: ListenerEntry) -> DeliveryRule {
+        if entry.isolationBox == nil { return .conformanceFoundIsolatedToTheMainActor }
         guard entry.isSendable else { return .boundToItsActor }
         return entry.mayBeCalledOffItsActor ? .conformanceIsolatedToItsActor : .runtimeCannotCheckIsolation
     }

@@ -149,6 +149,9 @@ enum DeliveryRule: Sendable {
     /// A runtime that cannot check isolated conformances keeps a listener of
     /// an actor on that actor.
     case runtimeCannotCheckIsolation
+    /// Registered with no actor; the main actor found its conformance
+    /// isolated to it.
+    case conformanceFoundIsolatedToTheMainActor
 
     var sentence: String {
         switch self {
@@ -159,6 +162,8 @@ enum DeliveryRule: Sendable {
         case .conformanceIsolatedToItsActor: "its conformance can be used only on that actor, where it registered"
         case .runtimeCannotCheckIsolation:
             "this runtime cannot check isolated conformances, so it is called only on the actor it registered from"
+        case .conformanceFoundIsolatedToTheMainActor:
+            "it registered with no actor, and the main actor found a conformance that can be used only there"
         }
     }
 }

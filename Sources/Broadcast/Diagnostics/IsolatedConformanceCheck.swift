@@ -82,14 +82,16 @@
             }
             guard !conformingOnMainActor.isEmpty else { return }
             let offMainActor = ThreadAnswer.conform(conformingOnMainActor.map(\.object), as: P.self)
-            let mainMailbox = broadcaster.mailboxes.mailbox(for: MainActor.shared)
+            // Reported here, on the main actor, with no lock held: a report
+            // enqueued instead would run after a barrier the scheduled
+            // delivery making it was already ahead of.
             for (listener, conforms) in zip(conformingOnMainActor, offMainActor) where !conforms {
                 let diagnostic = BroadcastDiagnostic(
                     kind: .isolatedConformanceRegisteredOffMainActor,
                     typeName: String(describing: Swift.type(of: listener.object)),
                     protocolName: String(describing: P.self),
                     fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0)
-                mainMailbox.enqueue { _ in broadcaster.report(diagnostic) }
+                broadcaster.report(diagnostic)
             }
         }
     }

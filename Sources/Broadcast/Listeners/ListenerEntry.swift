@@ -17,7 +17,17 @@ final class ListenerEntry: @unchecked Sendable {
     /// Whether the registering call proved the listener `Sendable`.
     let isSendable: Bool
 
+    /// A user's listener, whose conformance may be isolated to an actor;
+    /// Broadcast's own closure listeners conform without isolation, so a
+    /// failed cast of theirs is definitive anywhere.
+    let conformanceMayBeIsolated: Bool
+
     private let retired = Atomic<Bool>(false)
+
+    /// Set by the main actor once it found, for a listener with no actor, a
+    /// conformance that holds only there: later broadcasts made elsewhere
+    /// send its calls there, as for a listener registered from main-actor code.
+    private let conformsOnlyOnMainActor = Atomic<Bool>(false)
 
     /// Made only for a single-protocol registration or a sticky call, so that
     /// an entry fits a 64-byte allocation.
@@ -29,12 +39,13 @@ final class ListenerEntry: @unchecked Sendable {
 
     init(
         object: AnyObject, isolation: (any Actor)?, onlyProtocol: Any.Type?, isSendable: Bool = false,
-        registrationSite: RegistrationSite? = nil
+        conformanceMayBeIsolated: Bool = false, registrationSite: RegistrationSite? = nil
     ) {
         self.object = object
         self.id = ObjectIdentifier(object)
         self.isolationBox = isolation.map(IsolationBox.for)
         self.isSendable = isSendable
+        self.conformanceMayBeIsolated = conformanceMayBeIsolated
         #if DEBUG
             self.registrationSite = registrationSite
         #endif
@@ -60,6 +71,17 @@ final class ListenerEntry: @unchecked Sendable {
     var isRetired: Bool { retired.load(ordering: .acquiring) }
 
     func retire() { retired.store(true, ordering: .releasing) }
+
+    var hasConformanceIsolatedToMainActor: Bool { conformsOnlyOnMainActor.load(ordering: .relaxed) }
+
+    /// A user's listener with no actor whose conformances the main actor has
+    /// not settled, on a runtime that checks isolated conformances.
+    var isUnsettledWithNoActor: Bool {
+        isolationBox == nil && conformanceMayBeIsolated && Self.runtimeChecksIsolatedConformances
+            && !hasConformanceIsolatedToMainActor
+    }
+
+    func noteConformanceIsolatedToMainActor() { conformsOnlyOnMainActor.store(true, ordering: .relaxed) }
 
     /// For code with no lock held.
     var liveObject: AnyObject? {

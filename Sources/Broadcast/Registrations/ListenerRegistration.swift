@@ -202,7 +202,8 @@ public final class ListenerRegistration: Sendable {
             listenerIsolation = isolation
         }
         let entry = ListenerEntry(
-            object: listener, isolation: listenerIsolation, onlyProtocol: protocolType, isSendable: isSendable)
+            object: listener, isolation: listenerIsolation, onlyProtocol: protocolType, isSendable: isSendable,
+            conformanceMayBeIsolated: true)
         let shouldStart = activeEntry.withLock { active in
             guard active == nil else { return false }
             active = entry

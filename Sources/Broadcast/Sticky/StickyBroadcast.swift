@@ -48,6 +48,12 @@ struct StickyBroadcast: Sendable {
                 broadcaster.schedule(
                     [entry], on: actor, as: P.self, onMainActor: onMainActor, sticky: generation,
                     EscapingCalls(deliver, handling: handle))
+            case .settleOnMainActor:
+                // The state is kept anyway: the replay waits for the main
+                // actor, whose cast settles whether it is made.
+                broadcaster.schedule(
+                    [entry], on: MainActor.shared, as: P.self, onMainActor: onMainActor, sticky: generation,
+                    EscapingCalls(deliver, handling: handle))
             case .skipAndRecord(let nonconformance):
                 broadcaster.record([nonconformance], as: P.self)
             }

@@ -46,7 +46,11 @@ struct DeliveryExplanationPropertyTests {
             switch self {
             case .plain, .registration, .readdedWithoutActor: explanation == .calledHere
             case .stranger: explanation == .doesNotConform
-            case .mainConformer: explanation == .calledHere || explanation == .doesNotConform
+            // Not called off the main actor until it has settled the
+            // listener; then scheduled there.
+            case .mainConformer:
+                explanation == .calledHere || explanation == .doesNotConform
+                    || explanation == .scheduledIfConforming(on: MainActor.shared)
             case .otherRegistration: explanation == .registeredOnlyForOtherProtocols(["Unrelated"])
             case .stoppedRegistration: explanation == .registrationStopped
             case .removed: explanation == .notRegistered
@@ -65,6 +69,9 @@ struct DeliveryExplanationPropertyTests {
     struct RoundResult: Sendable {
         let explanations: [DeliveryExplanation]
         let boxedValue: DeliveryExplanation
+        /// `listenerCount(of:)` and `listeners(of:)`, asked in the same place.
+        let count: Int
+        let handedOut: Set<ObjectIdentifier>
         let made: Int
     }
 
@@ -106,6 +113,11 @@ struct DeliveryExplanationPropertyTests {
     ) {
         #expect(result.boxedValue == .refusedAsBoxedValue, "\(context)")
         #expect(result.explanations.count { $0.reachesListener } == result.made, "\(context)")
+        #expect(result.count == result.made, "\(context): listenerCount(of:) agrees with the broadcast")
+        let calledHere = population.listeners.indices.filter { result.explanations[$0] == .calledHere }
+        #expect(
+            result.handedOut == Set(calledHere.map { ObjectIdentifier(population.listeners[$0]) }),
+            "\(context): listeners(of:) hands out exactly the listeners called here")
         for (id, explanation) in result.explanations.enumerated() {
             let kind = population.kinds[id]
             let calls = record.calls(of: id)
@@ -297,10 +309,13 @@ struct DeliveryExplanationPropertyTests {
             explanations.append(broadcaster.deliveryExplanation(for: listener, to: Ping.self))
         }
         let boxedValue = broadcaster.deliveryExplanation(for: BoxedValue() as AnyObject, to: Ping.self)
+        let count = broadcaster.listenerCount(of: Ping.self)
+        let handedOut = Set(broadcaster.listeners(of: Ping.self).map { ObjectIdentifier($0) })
         record.beginBroadcast()
         let made = broadcaster.broadcast(to: Ping.self) { $0.ping(n) }
         record.endBroadcast()
-        return RoundResult(explanations: explanations, boxedValue: boxedValue, made: made)
+        return RoundResult(
+            explanations: explanations, boxedValue: boxedValue, count: count, handedOut: handedOut, made: made)
     }
 }
 

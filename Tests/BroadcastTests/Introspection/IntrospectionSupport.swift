@@ -47,6 +47,9 @@ final class CallRecord: Sendable {
         calls.withLock { $0.filter { $0.listener == listener } }
     }
 
+    /// Every call's listener, in call order.
+    var order: [Int] { calls.withLock { $0.map(\.listener) } }
+
     func reset() { calls.withLock { $0.removeAll() } }
 }
 

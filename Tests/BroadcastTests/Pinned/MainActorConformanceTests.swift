@@ -102,7 +102,9 @@ struct MainActorConformanceTests {
             await broadcaster.broadcast(awaitingEach: AsyncGaugeListener.self) { await $0.gaugeRead(2) }
         }.value
         // The same index serves a synchronous broadcast to the protocol; from
-        // a plain thread, the closure must not be handed the later gauge.
+        // a plain thread, the closure must not be handed the later gauge
+        // there: the awaited call found its conformance isolated to the main
+        // actor, so its call goes there.
         let synchronousElsewhere = await onNewThread {
             broadcaster.broadcast(to: AsyncGaugeListener.self) { listener in
                 let name = (listener as AnyObject as? MainActorGauge)?.name ?? "?"
@@ -112,11 +114,12 @@ struct MainActorConformanceTests {
         await broadcaster.waitForScheduledDeliveries()
 
         #expect(first == 1)
-        #expect(awaitedElsewhere == 1)
-        #expect(synchronousElsewhere == 1)
+        #expect(awaitedElsewhere == 2)
+        #expect(synchronousElsewhere == 2)
         #expect(
             log.all == [
-                "taught:1@main queue", "taught:2@main queue", "taught:3 handed out@main queue",
+                "taught:1@main queue", "taught:2@main queue", "later:2@main queue", "taught:3 handed out@main queue",
+                "later:3 handed out@main queue",
             ])
         withExtendedLifetime((taught, later)) {}
     }

@@ -344,6 +344,10 @@ struct ReentryMatrixTests {
         weak let released = registrar
         await registrar!.register(kicker, on: world.broadcaster)
         #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == others.count + 1)
+        // The index listed the world's other listeners until the main actor
+        // settled them (not kickers); rebuilt, it lists the kickers only.
+        await world.broadcaster.waitForScheduledDeliveries()
+        #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == others.count + 1)
 
         // The table lets go of the entry; the index still lists it (too few
         // removals to filter it), and the entry holds the actor.

@@ -85,6 +85,7 @@ func runModelSequence(
     var generator = ModelGenerator(seed: seed)
     var model = ReferenceModel()
     let harness = ModelHarness(reactOnMainActor: mode == .mainActor)
+    if mode != .mainActor { await harness.settleListenerClasses() }
     var history: [String] = []
     for step in 0..<steps {
         let operation = generator.nextOperation(held: model.held.sorted())

@@ -150,6 +150,21 @@ final class ModelHarness: @unchecked Sendable {
         }
     }
 
+    /// Has the main actor settle every listener class for every target first.
+    ///
+    /// A listener with no actor whose cast fails off the main actor
+    /// is settled there once per class and protocol, in a job that would
+    /// otherwise run beside the sequence's own thread. Leaves no listener,
+    /// log or plan behind.
+    func settleListenerClasses() async {
+        let listeners = ModelKind.allCases.map { $0.make(id: -1 - $0.rawValue, harness: self) }
+        for listener in listeners { broadcaster.addListenerAsInSwift5(listener) }
+        for target in ModelTarget.allCases { _ = send(ModelPlan(id: -1, target: target, reactions: [:])) }
+        await broadcaster.waitForScheduledDeliveries()
+        for listener in listeners { broadcaster.removeListener(listener) }
+        log = []
+    }
+
     private func register(_ plan: ModelPlan) {
         for plan in plan.allPlans { plans[plan.id] = plan }
     }

@@ -1,0 +1,199 @@
+import Broadcast
+import Foundation
+import Testing
+
+/// A listener with a conformance isolated to the main actor, registered from no actor.
+///
+/// Registered from a `nonisolated async` setup function or a dependency
+/// container, it has no actor, and a cast off the main actor
+/// cannot tell it from a listener that does not conform, so the main actor
+/// settles it. It is called wherever its conformance holds, and on the main
+/// actor whatever thread broadcast.
+@Suite("Isolated conformance registered from non-isolated code")
+struct NonisolatedRegistrationTests {
+    @Test(.timeLimit(.minutes(1)))
+    @MainActor
+    func aScreenRegisteredFromNonisolatedCodeIsCalledOnTheMainActorOnceSettled() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = IsolatedPinger(id: 1, record: record)
+        await registerFromNonisolatedCode(screen, with: broadcaster)
+
+        // The first background broadcast cannot tell it from a listener that
+        // does not conform: not called there; the main actor settles it.
+        let first = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+        #expect(await drained(broadcaster))
+        #expect(first == 0)
+        // Settled: a background broadcast schedules its call on the main actor.
+        let second = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(2) } }
+        #expect(await drained(broadcaster))
+        #expect(second == 1)
+        #expect(record.calls(of: 1).map(\.onMainQueue) == [true])
+
+        // On the main actor, where its conformance holds: called at once.
+        let madeHere = broadcaster.broadcast(to: Ping.self) { $0.ping(3) }
+        #expect(madeHere == 1)
+        #expect(record.calls(of: 1).count == 2)
+        #expect(broadcaster.listenerCount(of: Ping.self) == 1)
+        #expect(broadcaster.listeners(of: Ping.self).count == 1)
+        #expect(broadcaster.deliveryExplanation(for: screen, to: Ping.self) == .calledHere)
+        #expect(broadcaster.isRegistered(screen))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    @MainActor
+    func aMainActorBroadcastCallsItBeforeAnyBackgroundOne() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = IsolatedPinger(id: 3, record: record)
+        await registerFromNonisolatedCode(screen, with: broadcaster)
+        // The index takes it in on a background thread first.
+        #expect(await onNewThread { broadcaster.listenerCount(of: Ping.self) } == 0)
+        #expect(broadcaster.listenerCount(of: Ping.self) == 1)
+        #expect(broadcaster.broadcast(to: Ping.self) { $0.ping(1) } == 1)
+        #expect(record.calls(of: 3).map(\.duringBroadcastOnThisThread) == [false])
+        #expect(record.calls(of: 3).map(\.onMainQueue) == [true])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aScreenRegisteredFromNonisolatedCodeStaysReachableFromBackgroundThreads() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = MainConformer(id: 2, record: record)
+        broadcaster.addListener(screen)  // non-isolated code: no actor
+        var made: [Int] = []
+        for n in 1...3 {
+            made.append(await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(n) } })
+            #expect(await drained(broadcaster))
+        }
+        #expect(made == [0, 1, 1])
+        #expect(record.calls(of: 2).map(\.onMainQueue) == [true, true])
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: screen, to: Ping.self) }
+        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        #expect(await onNewThread { broadcaster.listenerCount(of: Ping.self) } == 1)
+        #expect(await onNewThread { broadcaster.listeners(of: Ping.self).count } == 0)
+        withExtendedLifetime(screen) {}
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aBystanderIsNeitherCountedNorKeepsThePayloadWhileTheMainActorSettlesIt() async {
+        let broadcaster = Broadcaster()
+        let bystanders = (0..<10).map { _ in Stranger() }
+        for bystander in bystanders { broadcaster.addListener(bystander) }
+        let (made, released) = await onNewThread {
+            var payload: Payload? = Payload()
+            weak let released = payload
+            let made = broadcaster.broadcast(to: Carrier.self, with: payload!) { $0.carry($1) }
+            payload = nil
+            return (made, released == nil)
+        }
+        #expect(made == 0)
+        #expect(released, "no call waits with the payload")
+        #expect(await drained(broadcaster))
+        #expect(await onNewThread { broadcaster.listenerCount(of: Carrier.self) } == 0)
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: bystanders[0], to: Carrier.self) }
+        #expect(explanation == .doesNotConform)
+        withExtendedLifetime(bystanders) {}
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func backgroundBroadcastsReachTheScreenInOrderBesideACalledOnListener() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = await IsolatedPinger(id: 1, record: record)
+        let bound = await IsolatedPinger(id: 2, record: record)
+        await registerFromNonisolatedCode(screen, with: broadcaster)
+        broadcaster.addListener(bound, calledOn: MainActor.shared)
+        _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(0) } }  // settles the screen
+        #expect(await drained(broadcaster))
+        await onNewThread {
+            for n in 1...100 { broadcaster.broadcast(to: Ping.self) { $0.ping(n) } }
+        }
+        #expect(await drained(broadcaster))
+        // Both on the main actor, one broadcast after another.
+        let expected: [Int] = [2] + Array(repeating: [1, 2], count: 100).joined()
+        #expect(record.order == expected)
+        #expect(record.calls(of: 1).map(\.onMainQueue) == Array(repeating: true, count: 100))
+        withExtendedLifetime((screen, bound)) {}
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    @MainActor
+    func everyFormReachesTheScreenOnTheMainActorOnceSettled() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let added = IsolatedPinger(id: 10, record: record)
+        let registered = IsolatedPinger(id: 11, record: record)
+        let replayed = IsolatedPinger(id: 12, record: record)
+        let registration = ListenerRegistration(registered, for: Ping.self, on: broadcaster)
+        await startFromNonisolatedCode(registration)
+        await registerFromNonisolatedCode(added, with: broadcaster)
+        _ = await onNewThread { broadcaster.broadcast(to: Ping.self, sticky: true) { $0.ping(1) } }
+        #expect(await drained(broadcaster))
+        _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(2) } }
+        // A late listener replayed the sticky state from non-isolated code.
+        await registerFromNonisolatedCode(replayed, with: broadcaster, receivingSticky: true)
+        #expect(await drained(broadcaster))
+        #expect(record.calls(of: 10).map(\.onMainQueue) == [true])
+        #expect(record.calls(of: 11).map(\.onMainQueue) == [true])
+        #expect(record.calls(of: 12).map(\.onMainQueue) == [true])
+        // An awaited broadcast from non-isolated code hops to the main actor.
+        let awaited = await awaitedBroadcastFromNonisolatedCode(broadcaster)
+        #expect(awaited == 3)
+        #expect(record.calls(of: 12).map(\.onMainQueue) == [true, true])
+        withExtendedLifetime((added, registered, replayed, registration)) {}
+    }
+
+    #if DEBUG
+        @Test(.timeLimit(.minutes(1)))
+        func theDebugReportOfASettlementIsMadeBeforeTheWaitReturns() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let screen = MainConformer(id: 20, record: CallRecord())
+            broadcaster.addListener(screen)  // non-isolated code: no actor
+            _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            #expect(await drained(broadcaster))
+            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor])
+            withExtendedLifetime(screen) {}
+        }
+    #endif
+}
+
+/// A payload whose release a test observes.
+final class Payload: Sendable {}
+
+protocol Carrier: AnyObject { func carry(_ payload: Payload) }
+
+/// Registers from code isolated to no actor, as a setup function or a
+/// dependency container does.
+nonisolated func registerFromNonisolatedCode(
+    _ listener: some AnyObject & Sendable, with broadcaster: Broadcaster, receivingSticky: Bool = false
+) async {
+    broadcaster.addListener(listener, receivingSticky: receivingSticky)
+}
+
+nonisolated func startFromNonisolatedCode(_ registration: ListenerRegistration) async {
+    registration.start()
+}
+
+nonisolated func awaitedBroadcastFromNonisolatedCode(_ broadcaster: Broadcaster) async -> Int {
+    await broadcaster.broadcast(awaitingEach: Ping.self) { $0.ping(2) }
+}
+
+/// Whether every call `broadcaster` scheduled has run within `seconds`: the
+/// test's own deadline, ahead of its `.timeLimit`.
+func drained(_ broadcaster: Broadcaster, within seconds: Int = 10) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            await broadcaster.waitForScheduledDeliveries()
+            return !Task.isCancelled
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
