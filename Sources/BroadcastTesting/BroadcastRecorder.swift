@@ -17,9 +17,10 @@ import Synchronization
 /// A closure handler or a `for await` loop records the same way, and a test
 /// reads ``values`` after the code under test has run. When the values
 /// arrive later — on another actor, or in a loop running in its own task —
-/// the test awaits them with ``waitForValues(count:timeout:fileID:line:)``,
-/// which resumes as soon as they are recorded and fails, with a message
-/// saying what arrived, at its deadline.
+/// the test awaits them with
+/// ``waitForValues(count:timeout:fileID:filePath:line:column:)``, which
+/// resumes as soon as they are recorded and fails the test at its line, with
+/// a message saying what arrived, at its deadline.
 ///
 /// The lock is one ThreadSanitizer sees on every platform (a `pthread`
 /// mutex on Linux, `Mutex` on Apple platforms), so a test run with
@@ -43,16 +44,23 @@ public final class BroadcastRecorder<Value: Sendable>: Sendable {
         }
     }
 
-    /// Returns once `count` values have been recorded, or throws when
-    /// `timeout` passes first.
+    /// Returns once `count` values have been recorded, or fails the test at
+    /// the wait's line when `timeout` passes first.
     ///
     /// It returns at once if they are already there, and otherwise as soon as
     /// the call to ``record(_:)`` that completes them returns: it never
-    /// polls. The error thrown at the deadline describes the wait's place,
-    /// the count expected and the values that arrived, for example
-    /// `AppTests/FeedTests.swift:42: expected 2 values within 10.0 seconds;
-    /// 1 arrived: ["Hello"]`; a test that lets it propagate fails with that
-    /// message in Swift Testing and XCTest.
+    /// polls. At the deadline it fails with a message saying where the wait
+    /// is written, the count expected and the values that arrived, for
+    /// example `AppTests/FeedTests.swift:42: expected 2 values within 10.0
+    /// seconds; 1 arrived: ["Hello"]`:
+    ///
+    /// - In a Swift Testing test, the issue is recorded at the wait's line,
+    ///   and the error thrown ends the test without a second issue (as a
+    ///   failed `#require` does; inside `withKnownIssue`, the issue is the
+    ///   known one).
+    /// - In an XCTest test, the failure is recorded at the wait's file and
+    ///   line, and the error thrown carries the message.
+    /// - Outside any test, the error thrown carries the message.
     ///
     /// ```swift
     /// let names = BroadcastRecorder<String>()
@@ -68,27 +76,37 @@ public final class BroadcastRecorder<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - count: How many values, counted from the first one recorded.
     ///   - timeout: The deadline, from the call.
-    ///   - fileID: The file the wait is written in, for the error.
-    ///   - line: The line the wait is written on, for the error.
-    /// - Throws: An error describing the wait when `timeout` passes first;
-    ///   `CancellationError` when the waiting task is cancelled first.
+    ///   - fileID: The file the wait is written in, for the message and the
+    ///     test's failure.
+    ///   - filePath: The path of that file, for the test's failure.
+    ///   - line: The line the wait is written on.
+    ///   - column: The column the wait is written at.
+    /// - Throws: An error when `timeout` passes first, after the test's
+    ///   failure is recorded; `CancellationError` when the waiting task is
+    ///   cancelled first.
     public func waitForValues(
         count: Int,
         timeout: Duration = .seconds(10),
         fileID: StaticString = #fileID,
-        line: UInt = #line
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async throws {
         if values.count >= count { return }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.arrival(of: count) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw RecorderTimeout(
-                    expected: count, arrived: self.values, timeout: timeout, fileID: fileID, line: line)
+        let place = WaitPlace(fileID: fileID, filePath: filePath, line: line, column: column)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.arrival(of: count) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw RecorderTimeout(expected: count, arrived: self.values, timeout: timeout, at: place)
+                }
+                // The first to finish decides; the other is cancelled and ends at once.
+                _ = try await group.next()
+                group.cancelAll()
             }
-            // The first to finish decides; the other is cancelled and ends at once.
-            _ = try await group.next()
-            group.cancelAll()
+        } catch let timeout as RecorderTimeout {
+            try timeout.fail(at: place)
         }
     }
 

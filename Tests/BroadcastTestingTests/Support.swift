@@ -34,3 +34,19 @@ struct UserSignedIn: Sendable, Equatable { let name: String }
 /// broadcasts: enough to interleave four producers on two cores, small
 /// enough for ThreadSanitizer.
 let valuesPerProducer = 1_000
+
+/// `body`'s result, or nil if `seconds` pass first (then `body` is
+/// cancelled): a test that waits has a deadline of its own, well under its
+/// time limit.
+func ending<T: Sendable>(within seconds: Int, _ body: @escaping @Sendable () async -> T) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { await body() }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}

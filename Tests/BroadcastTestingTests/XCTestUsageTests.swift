@@ -21,17 +21,33 @@ final class XCTestUsageTests: XCTestCase {
         reader.cancel()
     }
 
-    func testAMissedDeadlineThrowsWhatAFailedTestPrints() async {
+    /// The failures recorded at a wait's deadline, as `path:line`; others
+    /// fail the test as usual.
+    private let waitFailures = BroadcastRecorder<String>()
+
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        guard description.contains("expected 2 values within") else {
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        waitFailures.record("\(filePath):\(lineNumber)")
+    }
+
+    func testAMissedDeadlineFailsAtTheWaitsLineAndThrowsWhatAFailedTestPrints() async {
         let recorder = BroadcastRecorder<Int>()
         recorder.record(1)
 
+        let line = #line + 2  // the line of the wait below
         do {
-            try await recorder.waitForValues(
-                count: 2, timeout: .milliseconds(50), fileID: "AppTests/Sync.swift", line: 9)
+            try await recorder.waitForValues(count: 2, timeout: .milliseconds(50), fileID: "AppTests/Sync.swift")
             XCTFail("the wait returned without its second value")
         } catch {
-            XCTAssertEqual("\(error)", "AppTests/Sync.swift:9: expected 2 values within 0.05 seconds; 1 arrived: [1]")
+            XCTAssertEqual(
+                "\(error)", "AppTests/Sync.swift:\(line): expected 2 values within 0.05 seconds; 1 arrived: [1]")
             XCTAssertEqual(error.localizedDescription, "\(error)")
         }
+        XCTAssertEqual(waitFailures.values, ["\(#filePath):\(line)"])
     }
 }

@@ -129,7 +129,7 @@ extension Broadcaster {
             { @Sendable [weak owner] event in
                 guard let owner else { return }
                 handler(owner, event)
-            }, consumingStickyFrom: consumingSticky ? self : nil)
+            }, consumingStickyFrom: consumingSticky ? self : nil, owner: owner)
         return addClosure(listener, calledOn: nil, receivingSticky: receivingSticky)
     }
 
@@ -169,7 +169,7 @@ extension Broadcaster {
             { [weak owner] event in
                 guard let owner else { return }
                 handler(owner, event)
-            }, consumingStickyFrom: consumingSticky ? self : nil)
+            }, consumingStickyFrom: consumingSticky ? self : nil, owner: owner)
         return addClosure(listener, calledOn: actor, receivingSticky: receivingSticky)
     }
 

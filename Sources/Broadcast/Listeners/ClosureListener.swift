@@ -33,15 +33,25 @@ class EventHandler {
 final class ClosureListener<Event: Sendable>: EventHandler {
     private let handler: (Event) -> Void
     /// For a handler registered with `consumingSticky: true`: the broadcaster
-    /// whose sticky `Event` each sticky call takes before the handler runs,
-    /// held weakly (it holds this listener only weakly itself).
-    private weak let consumedBroadcaster: Broadcaster?
-    private let isConsuming: Bool
+    /// whose sticky `Event` each sticky call takes before the handler runs.
+    private let consumer: Consumer?
 
-    init(_ handler: @escaping (Event) -> Void, consumingStickyFrom broadcaster: Broadcaster? = nil) {
+    /// A weak reference to the broadcaster, which holds this listener only
+    /// weakly itself, and to the handler's owner, if it has one.
+    private struct Consumer {
+        weak var broadcaster: Broadcaster?
+        let hasOwner: Bool
+        weak var owner: AnyObject?
+    }
+
+    /// `owner`, for a handler that skips its calls once its owner is gone:
+    /// a consuming handler takes nothing for a call it skips.
+    init(
+        _ handler: @escaping (Event) -> Void, consumingStickyFrom broadcaster: Broadcaster? = nil,
+        owner: AnyObject? = nil
+    ) {
         self.handler = handler
-        consumedBroadcaster = broadcaster
-        isConsuming = broadcaster != nil
+        self.consumer = broadcaster.map { Consumer(broadcaster: $0, hasOwner: owner != nil, owner: owner) }
         super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
     }
 
@@ -56,16 +66,17 @@ final class ClosureListener<Event: Sendable>: EventHandler {
     func receive(_ event: Event) {
         // Outside every sticky call there is nothing to take, nor to hide
         // from the calls the handler makes in turn.
-        guard isConsuming, StickyCall.current != nil else { return handler(event) }
-        StickyCall.generation(forCallTo: self) { generation in
-            // A sticky call runs only if it takes the state it delivers: the
-            // state is still kept, and no other consumer took it first.
-            if let generation {
-                guard let broadcaster = consumedBroadcaster,
-                    broadcaster.clearSticky(of: Event.self, ifStill: generation.number) != nil
-                else { return }
-            }
-            handler(event)
+        guard let consumer, StickyCall.current != nil else { return handler(event) }
+        StickyCall.call(to: self) { call in
+            guard let call else { return handler(event) }
+            // A sticky call takes the state it delivers only if it runs, and
+            // runs only if it takes it: the owner is alive (and held until the
+            // call returns), the registration is still active, the state is
+            // still kept, and no other consumer took it first.
+            let owner = consumer.owner
+            guard owner != nil || !consumer.hasOwner, let broadcaster = consumer.broadcaster, broadcaster.take(call)
+            else { return }
+            withExtendedLifetime(owner) { handler(event) }
         }
     }
 }

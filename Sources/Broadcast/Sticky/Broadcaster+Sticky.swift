@@ -27,26 +27,24 @@ extension Broadcaster {
     /// observers; returns what was forgotten.
     @discardableResult
     func clearSticky(for protocolID: ObjectIdentifier, ifStill expected: UInt64?) -> StickyBroadcast? {
-        let cleared = storage.withLock { storage, releases in
-            storage.clearSticky(for: protocolID, ifStill: expected, releasing: &releases)
-        }
+        let cleared = storage.clearSticky(for: protocolID, ifStill: expected)
         cleared?.announceChange?(self)
         return cleared
     }
 
     /// Whether a sticky broadcast to `listenerType` is kept.
     public func hasStickyBroadcast<P>(for listenerType: P.Type) -> Bool {
-        storage.withLock { storage, _ in storage.sticky.latest(for: ObjectIdentifier(P.self)) != nil }
+        storage.latestSticky(for: ObjectIdentifier(P.self)) != nil
     }
 
     /// Forgets every sticky broadcast and every sticky event: for a reset
     /// (signing out, or between tests that share ``shared``).
     public func clearAllStickyBroadcasts() {
-        let cleared = storage.withLock { storage, releases in storage.clearAllSticky(releasing: &releases) }
+        let cleared = storage.clearAllSticky()
         for sticky in cleared { sticky.announceChange?(self) }
     }
 
     func keep(_ sticky: StickyBroadcast) {
-        _ = storage.withLock { storage, releases in storage.setSticky(sticky, releasing: &releases) }
+        storage.keepSticky(sticky)
     }
 }

@@ -20,8 +20,9 @@ extension Broadcaster {
     /// - Returns: The state, or nil if no `Event` is kept.
     public func stickyEventState<Event: Sendable>(for eventType: Event.Type) -> StickyEventState<Event>? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
-        let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
-        guard let sticky, let value = sticky.value(as: Event.self) else { return nil }
+        guard let sticky = storage.latestSticky(for: protocolID), let value = sticky.value(as: Event.self) else {
+            return nil
+        }
         return StickyEventState(value: value, generation: sticky.generation.number)
     }
 
@@ -65,6 +66,15 @@ extension Broadcaster {
     func clearSticky<Event: Sendable>(of _: Event.Type, ifStill expected: UInt64?) -> StickyBroadcast? {
         clearSticky(for: ObjectIdentifier((any EventListener<Event>).self), ifStill: expected)
     }
+
+    /// Takes the state `call` delivers, for a consuming handler whose call
+    /// is about to run, and tells the state's observers; false if it is no
+    /// longer kept, or the call's registration was unregistered meanwhile.
+    func take(_ call: StickyCall.Current) -> Bool {
+        guard let taken = storage.takeSticky(call.generation, callingThrough: call.entry) else { return false }
+        taken.announceChange?(self)
+        return true
+    }
 }
 
 /// The sticky call being made, while it runs: what a handler registered with
@@ -76,23 +86,24 @@ extension Broadcaster {
 enum StickyCall {
     struct Current: Sendable {
         let generation: StickyGeneration
-        /// The listener the call is made to: a call it makes in turn is not
-        /// this one.
-        let listenerID: ObjectIdentifier
+        /// The registration the call is made through: its listener is the
+        /// one called (a call it makes in turn is not this one), and the
+        /// state is taken only while it is registered.
+        let entry: ListenerEntry
     }
 
     @TaskLocal static var current: Current?
 
     /// Makes `call`, the sticky call of `generation` to `entry`'s listener.
     static func making(_ generation: StickyGeneration, to entry: ListenerEntry, _ call: () -> Void) {
-        $current.withValue(Current(generation: generation, listenerID: entry.id), operation: call)
+        $current.withValue(Current(generation: generation, entry: entry), operation: call)
     }
 
-    /// The generation of the sticky call being made to `listener`, if it is
-    /// one; the call runs `body` with none, so that the calls `body` makes in
-    /// turn are not taken for it.
-    static func generation(forCallTo listener: AnyObject, _ body: (StickyGeneration?) -> Void) {
-        let current = current.flatMap { $0.listenerID == ObjectIdentifier(listener) ? $0.generation : nil }
+    /// The sticky call being made to `listener`, if it is one; the call runs
+    /// `body` with none bound, so that the calls `body` makes in turn are not
+    /// taken for it.
+    static func call(to listener: AnyObject, _ body: (Current?) -> Void) {
+        let current = current.flatMap { $0.entry.id == ObjectIdentifier(listener) ? $0 : nil }
         $current.withValue(nil) { body(current) }
     }
 }

@@ -46,10 +46,13 @@ public final class ObservableStickyEvent<Event: Sendable>: Observable {
     ///   - broadcaster: Where they are posted.
     public init(for eventType: Event.Type, on broadcaster: Broadcaster = .shared) {
         self.broadcaster = broadcaster
-        let (state, change) = broadcaster.stickyEventSnapshot(of: Event.self)
-        shown = state
-        shownChange = change
+        shown = nil
+        shownChange = 0
+        // Registered before the first read: a change made after the read is
+        // told to this observer, and one made before it is what it reads.
+        // Read first, a change made in between would reach nobody.
         broadcaster.addListener(self, calledOn: MainActor.shared)
+        (shown, shownChange) = broadcaster.stickyEventSnapshot(of: Event.self)
     }
 
     /// Shows the state the broadcaster keeps now, if it is newer.
@@ -87,10 +90,7 @@ extension Broadcaster {
     /// The sticky `Event` kept now, and the generation of its latest change
     /// (0 if it never changed), read in one critical section.
     func stickyEventSnapshot<Event: Sendable>(of _: Event.Type) -> (state: Event?, change: UInt64) {
-        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
-        let (sticky, change) = storage.withLock { storage, _ in
-            (storage.sticky.latest(for: protocolID), storage.sticky.latestChange(for: protocolID))
-        }
+        let (sticky, change) = storage.stickySnapshot(for: ObjectIdentifier((any EventListener<Event>).self))
         return (sticky?.value(as: Event.self), change)
     }
 }

@@ -23,6 +23,46 @@ final class StorageLock: Sendable {
     }
 }
 
+/// The sticky state's critical sections: each reads or changes it in one trip
+/// through the lock, and returns what the caller tells or lets go of after.
+extension StorageLock {
+    /// Keeps `sticky` as the latest for its protocol; returns its generation.
+    @discardableResult
+    func keepSticky(_ sticky: StickyBroadcast) -> StickyGeneration {
+        withLock { storage, releases in storage.setSticky(sticky, releasing: &releases) }
+    }
+
+    func latestSticky(for protocolID: ObjectIdentifier) -> StickyBroadcast? {
+        withLock { storage, _ in storage.sticky.latest(for: protocolID) }
+    }
+
+    /// The latest sticky broadcast to `protocolID` and the generation of its
+    /// latest change (0 if it never changed), read together: a change made
+    /// between two reads would pair a state with a newer change's generation.
+    func stickySnapshot(for protocolID: ObjectIdentifier) -> (latest: StickyBroadcast?, change: UInt64) {
+        withLock { storage, _ in
+            (storage.sticky.latest(for: protocolID), storage.sticky.latestChange(for: protocolID))
+        }
+    }
+
+    func clearSticky(for protocolID: ObjectIdentifier, ifStill expected: UInt64?) -> StickyBroadcast? {
+        withLock { storage, releases in storage.clearSticky(for: protocolID, ifStill: expected, releasing: &releases) }
+    }
+
+    func clearAllSticky() -> [StickyBroadcast] {
+        withLock { storage, releases in storage.clearAllSticky(releasing: &releases) }
+    }
+
+    /// Takes the state of `generation` for the sticky call made through
+    /// `entry`; nil if the state is no longer kept or the entry was
+    /// unregistered (a cancelled token, a stopped registration).
+    func takeSticky(_ generation: StickyGeneration, callingThrough entry: ListenerEntry) -> StickyBroadcast? {
+        withLock { storage, releases in
+            storage.takeSticky(generation, callingThrough: entry, releasing: &releases)
+        }
+    }
+}
+
 /// What a critical section let go of, or loaded from a weak reference,
 /// released after the lock: it may hold the last reference to an object
 /// whose `deinit` calls back.
@@ -139,6 +179,16 @@ struct BroadcasterStorage {
         sticky.clear(for: protocolID, ifStill: expected, releasing: &releases)
     }
 
+    /// Clears the state of `generation` for the sticky call made through
+    /// `entry`, in the critical section that sees whether `entry` is still
+    /// registered: an unregistering retires it under this lock.
+    mutating func takeSticky(
+        _ generation: StickyGeneration, callingThrough entry: ListenerEntry, releasing releases: inout Releases
+    ) -> StickyBroadcast? {
+        guard !entry.isRetired else { return nil }
+        return sticky.clear(for: generation.protocolID, ifStill: generation.number, releasing: &releases)
+    }
+
     mutating func clearAllSticky(releasing releases: inout Releases) -> [StickyBroadcast] {
         sticky.clearAll(releasing: &releases)
     }
@@ -188,8 +238,10 @@ struct RegistrationPlan: Sendable {
 /// follow broadcast order.
 struct StickyBroadcasts {
     private(set) var all: [StickyBroadcast] = []
-    /// The generation of the latest change (recorded or cleared).
-    private var recorded: UInt64 = 0
+    /// The generation of the latest change (recorded or cleared) of any
+    /// broadcaster: generations are numbered across broadcasters, so that a
+    /// state read from one never matches another's.
+    private static let recorded = Atomic<UInt64>(0)
     /// The generation of each protocol's latest change, so that a reader
     /// can tell whether a state it saw was replaced or cleared since.
     private var changes: [ObjectIdentifier: UInt64] = [:]
@@ -241,12 +293,12 @@ struct StickyBroadcasts {
         changes[protocolID] ?? 0
     }
 
-    /// A new generation, newer than every one given before, as the latest
-    /// change of `protocolID`.
+    /// A new generation, newer than every one given before by any
+    /// broadcaster, as the latest change of `protocolID`.
     private mutating func nextGeneration(for protocolID: ObjectIdentifier) -> UInt64 {
-        recorded += 1
-        changes[protocolID] = recorded
-        return recorded
+        let next = Self.recorded.wrappingAdd(1, ordering: .relaxed).newValue
+        changes[protocolID] = next
+        return next
     }
 
     func latest(for protocolID: ObjectIdentifier) -> StickyBroadcast? {

@@ -54,6 +54,6 @@ struct MailboxDrainTests {
         // ping it broadcasts joins the mailbox while the kick's drain runs.
         #expect(broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == 1)
 
-        #expect(await finishing { await first(2, of: seen) } == ["kick", "ping"])
+        #expect(await finishing(within: 5) { await first(2, of: seen) } == ["kick", "ping"])
     }
 }

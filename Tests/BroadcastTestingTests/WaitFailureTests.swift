@@ -1,0 +1,92 @@
+import BroadcastTesting
+import Testing
+
+/// A wait that fails: recorded at the wait's line, never before its count
+/// arrived, and at its own deadline, not at the test's time limit.
+@Suite("A failing wait", .timeLimit(.minutes(1)))
+struct WaitFailureTests {
+    /// Well over a 100-millisecond deadline, well under the time limit: a
+    /// wait that ignores its timeout fails here, within seconds.
+    static let backstop = 5
+
+    @Test func isRecordedAtTheWaitsLine() async throws {
+        let recorder = BroadcastRecorder<Int>()
+        recorder.record(1)
+
+        let line = #line + 2  // the line of the wait below
+        try await withKnownIssue {
+            try await recorder.waitForValues(count: 2, timeout: .milliseconds(50))
+        } matching: { issue in
+            issue.sourceLocation?.fileID == "BroadcastTestingTests/WaitFailureTests.swift"
+                && issue.sourceLocation?.line == line
+        }
+    }
+
+    @Test func isOneIssueOnly() async throws {
+        let recorder = BroadcastRecorder<Int>()
+        let issues = BroadcastRecorder<String>()
+        try await withKnownIssue {
+            try await recorder.waitForValues(count: 1, timeout: .milliseconds(50))
+        } matching: { issue in
+            issues.record("\(issue)")
+            return true
+        }
+        #expect(issues.values.count == 1, "\(issues.values)")
+    }
+
+    /// Two values of three recorded, before and after the waits suspend:
+    /// every wait ends at its deadline; none returns a value early.
+    @Test func aWaitForThreeDoesNotReturnAtTwo() async {
+        let recorder = BroadcastRecorder<Int>()
+        await withKnownIssue {
+            let waits = (0..<8).map { _ in
+                Task { try await recorder.waitForValues(count: 3, timeout: .milliseconds(300)) }
+            }
+            recorder.record(1)
+            for _ in 0..<100 { await Task.yield() }
+            recorder.record(2)
+
+            for wait in waits {
+                let result = await ending(within: Self.backstop) { await wait.result }
+                #expect(result != nil, "the wait ended by its deadline")
+                #expect(result.map { (try? $0.get()) == nil } == true, "a wait for three returned with two values")
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("expected 3 values within 0.3 seconds; 2 arrived") }
+        }
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test func aWaitForMoreThanArrivedFailsAtItsDeadlineSayingWhatArrived() async throws {
+        let recorder = BroadcastRecorder<Int>()
+        recorder.record(1)
+        recorder.record(2)
+
+        let ended = await ending(within: Self.backstop) {
+            try? await withKnownIssue {
+                try await recorder.waitForValues(count: 3, timeout: .milliseconds(100), fileID: "App/W.swift", line: 3)
+            } matching: { issue in
+                issue.comments.map(\.rawValue) == [
+                    "App/W.swift:3: expected 3 values within 0.1 seconds; 2 arrived: [1, 2]"
+                ]
+            }
+            return true
+        }
+        #expect(ended == true, "the wait ended by its deadline")
+    }
+
+    @Test func aWaitForWhatNeverArrivesEndsAtItsTimeoutNotLater() async {
+        let recorder = BroadcastRecorder<Int>()
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let ended = await ending(within: Self.backstop) {
+            await withKnownIssue {
+                try await recorder.waitForValues(count: 1, timeout: .milliseconds(100))
+            }
+            return clock.now - start
+        }
+        #expect(ended != nil, "the wait ended by its deadline")
+        #expect(ended.map { $0 >= .milliseconds(100) } == true)
+    }
+}

@@ -1,0 +1,110 @@
+import Broadcast
+import BroadcastTesting
+import Testing
+
+/// Races on the sticky state, each on a row of fresh broadcasters used once,
+/// two threads kept in step (`PacedRace`): a take is one step, and a sticky
+/// post reaches a registration made at the same moment exactly once.
+@Suite("Sticky state under racing threads", .timeLimit(.minutes(1)))
+struct StickyStateRaceTests {
+    struct DeepLink: Sendable, Equatable { let path: String }
+
+    /// A spy listener object, for the form of registration a screen uses.
+    final class LinkSpy: EventListener, Sendable {
+        let links = BroadcastRecorder<DeepLink>()
+        func receive(_ event: DeepLink) { links.record(event) }
+    }
+
+    static let budget = Duration.seconds(2)
+    static let rowLength = 2_000
+
+    /// Two threads take the same kept state at the same moment: one gets it.
+    @Test func twoTakesAtOnceNeverBothGetTheState() {
+        var failure: String?
+        PacedRace.repeatRows(
+            budget: Self.budget,
+            make: { () -> [(Broadcaster, Locked<Int>)] in
+                (0..<Self.rowLength).map { index in
+                    let broadcaster = Broadcaster()
+                    broadcaster.post(DeepLink(path: "/\(index)"), sticky: true)
+                    return (broadcaster, Locked(0))
+                }
+            },
+            race: { row in
+                let take: @Sendable (Int) -> Void = { index in
+                    if row[index].0.takeStickyEvent(for: DeepLink.self) != nil { row[index].1.withLock { $0 += 1 } }
+                }
+                PacedRace.run(count: row.count, take, take)
+            },
+            check: { row in
+                guard let index = row.indices.first(where: { row[$0].1.withLock { $0 } != 1 }) else { return true }
+                failure = "subject \(index) was taken \(row[index].1.withLock { $0 }) times"
+                return false
+            })
+        #expect(failure == nil)
+    }
+
+    /// Posts and takes from two threads on one broadcaster, continuously:
+    /// each posted state is taken at most once.
+    @Test func postsAndTakesRacingHandOutEachStateAtMostOnce() {
+        let broadcaster = Broadcaster()
+        let taken = Locked<[Int]>([])
+        let count = 20_000
+        let postAndTake: @Sendable (Int, Int) -> Void = { worker, index in
+            broadcaster.post(index * 2 + worker, sticky: true)
+            if let value = broadcaster.takeStickyEvent(for: Int.self) { taken.withLock { $0.append(value) } }
+        }
+        PacedRace.run(count: count, { postAndTake(0, $0) }, { postAndTake(1, $0) })
+        let all = taken.withLock { $0 }
+        #expect(Set(all).count == all.count, "a state was taken twice")
+    }
+
+    /// A sticky post and a registration with `receivingSticky: true` at the
+    /// same moment: the handler receives the state exactly once, live or
+    /// replayed.
+    @Test func aHandlerRegisteringAsAStickyPostRunsGetsItOnce() {
+        var failure: String?
+        PacedRace.repeatRows(
+            budget: Self.budget,
+            make: { (0..<Self.rowLength).map { _ in (Broadcaster(), BroadcastRecorder<DeepLink>()) } },
+            race: { row in
+                let tokens = Locked<[BroadcastToken]>([])
+                PacedRace.run(count: row.count) { index in
+                    row[index].0.post(DeepLink(path: "/\(index)"), sticky: true)
+                } _: { index in
+                    let (broadcaster, received) = row[index]
+                    let token = broadcaster.addHandler(for: DeepLink.self, receivingSticky: true) {
+                        received.record($0)
+                    }
+                    tokens.withLock { $0.append(token) }
+                }
+            },
+            check: { row in
+                guard let index = row.indices.first(where: { row[$0].1.values.count != 1 }) else { return true }
+                failure = "subject \(index) received \(row[index].1.values)"
+                return false
+            })
+        #expect(failure == nil)
+    }
+
+    /// The same race with a listener object registered with `addListener`.
+    @Test func aListenerRegisteringAsAStickyPostRunsGetsItOnce() {
+        var failure: String?
+        PacedRace.repeatRows(
+            budget: Self.budget,
+            make: { (0..<Self.rowLength).map { _ in (Broadcaster(), LinkSpy()) } },
+            race: { row in
+                PacedRace.run(count: row.count) { index in
+                    row[index].0.post(DeepLink(path: "/\(index)"), sticky: true)
+                } _: { index in
+                    row[index].0.addListener(row[index].1, receivingSticky: true)
+                }
+            },
+            check: { row in
+                guard let index = row.indices.first(where: { row[$0].1.links.values.count != 1 }) else { return true }
+                failure = "subject \(index) received \(row[index].1.links.values)"
+                return false
+            })
+        #expect(failure == nil)
+    }
+}
