@@ -43,7 +43,7 @@ extension Broadcaster {
     /// Closure handlers and event streams count; an object both added and
     /// registered through a ``ListenerRegistration`` counts once for each.
     public var registrationCount: Int {
-        storage.withLock { storage, _ in storage.registeredEntries }.count { $0.liveObject != nil }
+        storage.registeredEntries().count { $0.liveObject != nil }
     }
 }
 
@@ -52,7 +52,7 @@ extension Broadcaster: CustomDebugStringConvertible {
     /// called on, for example
     /// `Broadcaster(2 listeners: FeedController, Screen @MainActor)`.
     public var debugDescription: String {
-        let entries = storage.withLock { storage, _ in storage.registeredEntries }
+        let entries = storage.registeredEntries()
         let names = entries.compactMap { entry -> String? in
             guard let object = entry.liveObject else { return nil }
             var name = String(describing: type(of: object))

@@ -39,9 +39,7 @@ extension Broadcaster {
     /// its object was registered under the same key already.
     @discardableResult
     func register(_ entry: ListenerEntry, receivingSticky: Bool, from isolation: (any Actor)?) -> Bool {
-        let plan = storage.withLock { storage, releases in
-            storage.add(entry, receivingSticky: receivingSticky, releasing: &releases)
-        }
+        let plan = storage.add(entry, receivingSticky: receivingSticky)
         guard plan.added else { return false }
         var context = DeliveryContext(isolation: isolation)
         if !plan.protocolsToSettle.isEmpty {
@@ -71,7 +69,7 @@ extension Broadcaster {
             learned += Self.nonconformances(of: object, entry, as: protocolType, knowing: known, in: &context)
         }
         guard !learned.isEmpty else { return }
-        storage.withLock { storage, _ in storage.settle(entry, proving: learned) }
+        storage.settle(entry, proving: learned)
     }
 
     private static func nonconformances<P>(
@@ -84,18 +82,12 @@ extension Broadcaster {
     }
 
     func unregister(_ key: EntryKey) {
-        _ = storage.withLock { storage, releases in storage.remove(key, releasing: &releases) }
+        storage.remove(key)
     }
 
     /// Unregisters `entry` if it is still the one registered under its key.
     func unregister(_ entry: ListenerEntry) {
-        let key = EntryKey(objectID: entry.id, onlyProtocol: entry.onlyProtocol)
-        storage.withLock { storage, releases in
-            guard storage.remove(key, ifEntryIs: entry, releasing: &releases) != nil, entry.onlyProtocol != nil else {
-                return
-            }
-            storage.noteStopped(entry, releasing: &releases)
-        }
+        storage.remove(entry)
     }
 }
 

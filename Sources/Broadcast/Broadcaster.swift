@@ -60,7 +60,7 @@ public final class Broadcaster: Sendable {
 
     deinit {
         // Ends every event stream still open, outside the lock.
-        let finishers = storage.withLock { storage, _ in storage.takeStreamFinishers() }
+        let finishers = storage.takeStreamFinishers()
         for finish in finishers { finish() }
     }
 }

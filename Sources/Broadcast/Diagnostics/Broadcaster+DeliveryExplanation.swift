@@ -27,11 +27,8 @@ extension Broadcaster {
         if ListenerValidation.isBoxedValue(listener) { return .refusedAsBoxedValue }
         let protocolID = ObjectIdentifier(P.self)
         let id = ObjectIdentifier(listener)
-        let (entries, memberships, known, stopped) = storage.withLock { storage, _ in
-            let entries = storage.entries(withID: id)
-            let memberships = entries.map { storage.indexMembership(of: $0, in: P.self) }
-            return (entries, memberships, storage.known, storage.stoppedRegistrations.listeners(stoppedFor: protocolID))
-        }
+        let facts = storage.explanationFacts(for: id, as: P.self)
+        let (entries, memberships, known, stopped) = (facts.entries, facts.memberships, facts.known, facts.stopped)
         var context = DeliveryContext(isolation: isolation)
         var listensToP = false
         for (entry, membership) in zip(entries, memberships) where entry.liveObject === listener {

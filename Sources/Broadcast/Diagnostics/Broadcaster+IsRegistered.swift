@@ -20,7 +20,7 @@ extension Broadcaster {
     ///   an object registered only with another ``Broadcaster`` instance.
     public func isRegistered(_ listener: AnyObject) -> Bool {
         let id = ObjectIdentifier(listener)
-        let entries = storage.withLock { storage, _ in storage.entries(withID: id) }
+        let entries = storage.entries(withID: id)
         return entries.contains { $0.liveObject === listener }
     }
 }

@@ -30,15 +30,11 @@ extension Broadcaster {
         let listener = ClosureListener<Event> { continuation.yield($0) }
         let entry = ListenerEntry(object: listener, isolation: nil, onlyProtocol: nil)
         let retained = RetainedListener(listener)
-        storage.withLock { storage, releases in
-            storage.addStreamFinisher(for: entry.id, { continuation.finish() }, releasing: &releases)
-        }
+        storage.addStreamFinisher(for: entry.id) { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             // Unregisters, then releases the listener this closure kept alive.
             self?.unregister(entry)
-            self?.storage.withLock { storage, releases in
-                storage.removeStreamFinisher(for: entry.id, releasing: &releases)
-            }
+            self?.storage.removeStreamFinisher(for: entry.id)
             withExtendedLifetime(retained) {}
             onTermination?()
         }

@@ -73,7 +73,7 @@ extension Broadcaster {
     /// - Returns: The latest `Event` posted sticky or set; nil if none is kept.
     public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
         let protocolID = ObjectIdentifier((any EventListener<Event>).self)
-        let sticky = storage.withLock { storage, _ in storage.sticky.latest(for: protocolID) }
+        let sticky = storage.latestSticky(for: protocolID)
         return sticky?.value(as: Event.self)
     }
 
