@@ -1,6 +1,6 @@
 /// Where a post's call to one of its closure handlers runs, decided from the
 /// entry alone: a handler is a typed closure the library holds, so unlike a
-/// listener object it needs no cast to find or call.
+/// listener object it needs no cast to a protocol to be found or called.
 ///
 /// The decision is ``Routing``'s for a listener whose conformance holds
 /// everywhere (a ``ClosureListener`` has no isolated conformance): a
