@@ -55,6 +55,8 @@ final class ClosureListener<Event: Sendable>: EventHandler {
         super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
     }
 
+    /// Calls the handler with `event` if it is an `Event`.
+    ///
     /// The types are compared first, so the cast cannot fail: the runtime
     /// compares them again and copies the value. A conditional cast would
     /// look up `Optional<Event>`'s metadata on every call.
