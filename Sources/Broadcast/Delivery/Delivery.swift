@@ -8,7 +8,6 @@ extension Broadcaster {
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
         handling handle: HandlerCall = { _ in }, reachesHandlers: Bool = false,
-        listening listen: (any EventListener) -> Bool = { _ in false }, listensPlainly: Bool = false,
         makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
@@ -17,12 +16,12 @@ extension Broadcaster {
         case .one(let entry):
             Delivery.deliver(
                 to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call, handling: handle,
-                reachesHandlers: reachesHandlers, listening: listen, listensPlainly: listensPlainly)
+                reachesHandlers: reachesHandlers)
         case let read:
             let members = members(from: read, as: P.self, in: &context)
             Delivery.deliver(
                 to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call,
-                handling: handle, reachesHandlers: reachesHandlers, listening: listen, listensPlainly: listensPlainly)
+                handling: handle, reachesHandlers: reachesHandlers)
         }
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
@@ -147,8 +146,7 @@ enum Delivery {
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool,
-        listening listen: (any EventListener) -> Bool = { _ in false }, listensPlainly: Bool = false
+        handling handle: HandlerCall, reachesHandlers: Bool
     ) {
         if let sticky {
             return deliver(
@@ -160,8 +158,7 @@ enum Delivery {
             guard let object = entry.liveObject else { continue }
             let route = HandlerRouting.route(
                 consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-                listensPlainly: listensPlainly, in: &context, answers: &answers, calling: call, handling: handle,
-                listening: listen)
+                in: &context, answers: &answers, calling: call, handling: handle)
             run.note(route, for: entry)
         }
     }
@@ -170,15 +167,13 @@ enum Delivery {
     @inline(__always)
     static func deliver<P>(
         to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
-        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool,
-        listening listen: (any EventListener) -> Bool, listensPlainly: Bool
+        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool
     ) {
         guard let object = entry.liveObject else { return }
         var answers = ActorAnswers()
         let route = HandlerRouting.route(
             consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-            listensPlainly: listensPlainly, in: &context, answers: &answers, calling: call, handling: handle,
-            listening: listen)
+            in: &context, answers: &answers, calling: call, handling: handle)
         run.note(route, for: entry)
     }
 

@@ -18,32 +18,16 @@ enum HandlerRouting {
     /// as ``Routing``'s does: a retain and a release fewer, both on the slow
     /// path of a weakly referenced object. A handler of another post is
     /// skipped: it conforms to no protocol.
-    ///
-    /// With `listensPlainly` (a post made where it runs), any other object is
-    /// cast to `any EventListener`, a plain existential, rather than to `P`,
-    /// the constrained `any EventListener<Event>`, and `listen` compares its
-    /// `Event` with the post's: the same conformance is checked, isolation
-    /// included, without the constrained cast's check of the same-type
-    /// requirement. An object of another event is skipped.
     @inline(__always)
     static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
-        reachesHandlers: Bool, listensPlainly: Bool = false, in context: inout DeliveryContext,
-        answers: inout ActorAnswers, calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
-        listening listen: (any EventListener) -> Bool = { _ in false }
+        reachesHandlers: Bool, in context: inout DeliveryContext, answers: inout ActorAnswers,
+        calling call: (P) -> Void, handling handle: (EventHandler) -> Void
     ) -> Route {
         guard reachesHandlers, type(of: object) is EventHandler.Type else {
-            guard listensPlainly else {
-                return Routing.route(
-                    consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context,
-                    answers: &answers, calling: call)
-            }
-            var received = false
-            let route = Routing.route(
-                consume object, of: entry, as: (any EventListener).self, onMainActor: onMainActor, in: &context,
-                answers: &answers, calling: { received = listen($0) })
-            if case .called = route, !received { return .skip }
-            return route
+            return Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
+                calling: call)
         }
         guard let handler = consume object as? EventHandler, handler.postKey == ObjectIdentifier(P.self) else {
             return .skip

@@ -26,7 +26,6 @@ extension Broadcaster {
             return send(
                 to: (any EventListener<Event>).self, onMainActor: false, from: isolation,
                 calling: { $0.receive(event) }, handling: { $0.receive(posted: event) }, reachesHandlers: true,
-                listening: { Self.call($0, with: event) }, listensPlainly: true,
                 makingEscaping: { Self.escapingCalls(with: event) })
         }
         // A sticky post also keeps the value, for `stickyEvent(for:)`, and
@@ -52,21 +51,6 @@ extension Broadcaster {
                 announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle,
                 calls.call))
         announceStickyEventChange(of: Event.self)
-    }
-
-    /// Calls `listener` with `event` if its `Event` is the posted one.
-    ///
-    /// The object was cast to `any EventListener`, a plain existential,
-    /// rather than to `any EventListener<Event>` (see `HandlerRouting`). The
-    /// types are compared first, so the cast of the value to its own type
-    /// cannot fail.
-    private static func call<Event: Sendable>(_ listener: any EventListener, with event: Event) -> Bool {
-        func receive<Listener: EventListener>(_ listener: Listener) -> Bool {
-            guard Listener.Event.self == Event.self else { return false }
-            listener.receive(event as! Listener.Event)
-            return true
-        }
-        return receive(listener)
     }
 
     /// A post's calls, to listeners and to handlers, in the form a scheduled
