@@ -132,6 +132,7 @@ public final class StickyPostShape: UserShape, @unchecked Sendable {
     private var token: BroadcastToken?
     private let post = PostValue(title: "Hello", id: 1)
     private let setsOnly: Bool
+    private var sets = 0
 
     /// `setsOnly`: `setStickyEvent` rather than `post(_:sticky: true)`.
     @MainActor public init(setsOnly: Bool) {
@@ -153,6 +154,7 @@ public final class StickyPostShape: UserShape, @unchecked Sendable {
     @MainActor private func postOnMainActor(times: Int) {
         if setsOnly {
             for _ in 0..<times { broadcaster.setStickyEvent(post) }
+            sets &+= times
         } else {
             for _ in 0..<times { broadcaster.post(post, sticky: true) }
         }
@@ -161,8 +163,9 @@ public final class StickyPostShape: UserShape, @unchecked Sendable {
         _ = observed
     }
 
-    /// A sticky post's one delivery, the consuming handler's; a set delivers nothing.
-    public var delivered: Int { setsOnly ? 0 : listener.received }
+    /// A sticky post's one delivery, the consuming handler's; for a set, the
+    /// sets made (a set delivers nothing).
+    public var delivered: Int { setsOnly ? sets : listener.received }
 }
 
 /// `events(of:)`: one stream, each post yields one element, kept newest-only

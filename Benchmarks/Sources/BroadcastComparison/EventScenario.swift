@@ -61,7 +61,7 @@ func eventSection(options: Options) -> [Row] {
         scenario: stickyEventScenarioName, n: 1, deliveries: 1, options: options)
     let set = measureShapes(
         [PostHandlerShape(listenerCount: 1, form: .plain), StickyPostShape(setsOnly: true)],
-        scenario: stickyEventScenarioName, n: 1, deliveries: 0, options: options)
+        scenario: stickyEventScenarioName, n: 1, deliveries: 1, options: options)
     let stickyRows = sticky + set.dropFirst()
     printTable(
         "Sticky events with an ObservableStickyEvent and a consuming handler registered (× ref = ÷ a plain post "

@@ -1,4 +1,5 @@
 import Broadcast
+import Foundation
 import Testing
 
 /// One post reaches closure handlers, `EventListener` objects and
@@ -104,4 +105,58 @@ private final class RepostingSpy: EventListener, Sendable {
         log.append("\(name)(\(event.user))")
         if event.user == "first" { broadcaster?.post(SignedIn(user: "second")) }
     }
+}
+
+/// A post reaches the `EventListener` objects of its own event only.
+@Suite("EventListener objects of other events", .timeLimit(.minutes(1)))
+struct OtherEventListenerTests {
+    @Test("a post neither calls nor counts an EventListener of another event")
+    func anObjectOfAnotherEventIsSkipped() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let signedIn = SpyListener("signedIn", log: log)
+        let connectivity = ConnectivitySpy(log: log)
+        broadcaster.addListener(connectivity)
+        broadcaster.addListener(signedIn)
+
+        #expect(broadcaster.post(SignedIn(user: "ada")) == 1)
+        #expect(broadcaster.post(Connectivity(isOnline: true)) == 1)
+        #expect(log.all == ["signedIn.signedIn(ada)", "connectivity(true)"])
+    }
+
+    // An object of an actor is taken into the index of another event's post
+    // when that post runs off the actor (its conformance can be checked only
+    // there); the next post made on the actor, before the scheduled call
+    // settles it, finds it an `EventListener` of another event.
+    @Test("a post on the actor skips an object of another event that an earlier post took in off it")
+    @MainActor func anObjectTakenInOffItsActorIsSkippedThere() {
+        let broadcaster = Broadcaster()
+        let log = DeliveryLog()
+        let connectivity = ConnectivitySpy(log: log)
+        broadcaster.addListener(connectivity, calledOn: MainActor.shared)
+        // Posted from another thread while this one waits, so the scheduled
+        // call cannot run yet.
+        let scheduled = Locked(0)
+        let posted = DispatchSemaphore(value: 0)
+        Thread {
+            scheduled.withLock { $0 = broadcaster.post(SignedIn(user: "elsewhere")) }
+            posted.signal()
+        }.start()
+        posted.wait()
+
+        #expect(scheduled.withLock { $0 } == 1, "off the actor the call is scheduled, the actor settles it")
+        #expect(broadcaster.post(SignedIn(user: "here")) == 0)
+        #expect(log.all.isEmpty)
+    }
+}
+
+/// An `EventListener` of `Connectivity` that logs.
+private final class ConnectivitySpy: EventListener, Sendable {
+    let log: DeliveryLog
+
+    init(log: DeliveryLog) {
+        self.log = log
+    }
+
+    func receive(_ event: Connectivity) { log.append("connectivity(\(event.isOnline))") }
 }
