@@ -6,7 +6,12 @@ import Synchronization
 ///
 /// Before its operation on subject `i`, each spins until the other has
 /// reached `i`, so that both operate on the same subject at the same moment
-/// on two cores. A race run as separate rounds (a thread pool per
+/// on two cores; the first thread then spins a little longer, a count that
+/// varies with `i` up to `sweep`, so that over a row its operation lands at
+/// every point of the other's, not only at its start: a small sweep for two
+/// equal operations, a few thousand spins (microseconds) against an
+/// operation that reaches the lock late, such as a registration, which
+/// allocates first. A race run as separate rounds (a thread pool per
 /// round) mostly runs its threads one after the other on two cores.
 ///
 /// A subject is used once (one post, one registration), so a lost state
@@ -14,13 +19,16 @@ import Synchronization
 enum PacedRace {
     /// Runs `first(i)` on a new thread and `second(i)` on the calling thread
     /// for each `i` in `0..<count`, each `i` started by both at once.
-    static func run(count: Int, _ first: @escaping @Sendable (Int) -> Void, _ second: (Int) -> Void) {
+    static func run(
+        count: Int, sweep: Int = 128, _ first: @escaping @Sendable (Int) -> Void, _ second: (Int) -> Void
+    ) {
         let pace = Pace()
         let done = DispatchSemaphore(value: 0)
         Thread {
             for index in 0..<count {
                 pace.first.store(index, ordering: .releasing)
                 pace.waitUntil(pace.second, reaches: index)
+                pace.offset(by: index * 37 % sweep)
                 first(index)
             }
             done.signal()
@@ -50,6 +58,12 @@ enum PacedRace {
     private final class Pace: Sendable {
         let first = Atomic<Int>(-1)
         let second = Atomic<Int>(-1)
+
+        /// Spins `count` times: a delay measured in work, not in time.
+        func offset(by count: Int) {
+            var spins = 0
+            while spins < count { spins = first.load(ordering: .relaxed) >= -1 ? spins + 1 : spins }
+        }
 
         func waitUntil(_ other: borrowing Atomic<Int>, reaches index: Int) {
             var spins = 0
