@@ -41,16 +41,31 @@ enum PacedRace {
         done.wait()
     }
 
+    /// ``run(count:sweep:_:_:)`` with both operations on threads of their
+    /// own: the awaiting test holds no thread of the concurrency pool, which
+    /// the other tests of a parallel run need (two cores give it two).
+    static func race(
+        count: Int, sweep: Int = 128, _ first: @escaping @Sendable (Int) -> Void,
+        _ second: @escaping @Sendable (Int) -> Void
+    ) async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread {
+                run(count: count, sweep: sweep, first, second)
+                finished.resume()
+            }.start()
+        }
+    }
+
     /// Makes and races rows of subjects until `budget` passes or `check`,
     /// called after each row, returns false (a failure was seen): a test that
     /// fails stops at once, one that passes stops at its budget.
     static func repeatRows<Row>(
-        budget: Duration, make: () -> Row, race: (Row) -> Void, check: (Row) -> Bool
-    ) {
+        budget: Duration, make: () -> Row, race: (Row) async -> Void, check: (Row) -> Bool
+    ) async {
         let deadline = ContinuousClock.now + budget
         repeat {
             let row = make()
-            race(row)
+            await race(row)
             guard check(row) else { return }
         } while ContinuousClock.now < deadline
     }

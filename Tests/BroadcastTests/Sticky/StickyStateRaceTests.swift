@@ -29,16 +29,16 @@ struct StickyStateRaceTests {
     }
 
     /// Two threads take the same kept state at the same moment: one gets it.
-    @Test func twoTakesAtOnceNeverBothGetTheState() {
+    @Test func twoTakesAtOnceNeverBothGetTheState() async {
         var failure: String?
-        PacedRace.repeatRows(
+        await PacedRace.repeatRows(
             budget: Self.budget,
             make: Self.broadcastersKeepingALink,
             race: { row in
                 let take: @Sendable (Int) -> Void = { index in
                     if row[index].0.takeStickyEvent(for: DeepLink.self) != nil { row[index].1.withLock { $0 += 1 } }
                 }
-                PacedRace.run(count: row.count, take, take)
+                await PacedRace.race(count: row.count, take, take)
             },
             check: { row in
                 guard let index = row.indices.first(where: { row[$0].1.withLock { $0 } != 1 }) else { return true }
@@ -50,14 +50,14 @@ struct StickyStateRaceTests {
 
     /// A take and a conditional clear of the same kept state at the same
     /// moment: they never both succeed.
-    @Test func aTakeAndAConditionalClearAtOnceNeverBothSucceed() {
+    @Test func aTakeAndAConditionalClearAtOnceNeverBothSucceed() async {
         var failure: String?
-        PacedRace.repeatRows(
+        await PacedRace.repeatRows(
             budget: Self.budget,
             make: Self.broadcastersKeepingALink,
             race: { row in
                 let states = row.map { $0.0.stickyEventState(for: DeepLink.self) }
-                PacedRace.run(count: row.count) { index in
+                await PacedRace.race(count: row.count) { index in
                     if row[index].0.takeStickyEvent(for: DeepLink.self) != nil { row[index].1.withLock { $0 += 1 } }
                 } _: { index in
                     if let state = states[index], row[index].0.clearStickyEvent(ifStill: state) {
@@ -75,9 +75,9 @@ struct StickyStateRaceTests {
 
     /// Posts and takes from two threads on one broadcaster, continuously:
     /// each posted state is taken at most once.
-    @Test func postsAndTakesRacingHandOutEachStateAtMostOnce() {
+    @Test func postsAndTakesRacingHandOutEachStateAtMostOnce() async {
         var failure: String?
-        PacedRace.repeatRows(
+        await PacedRace.repeatRows(
             budget: Self.budget, make: { (Broadcaster(), Locked<[Int]>([])) },
             race: { row in
                 let (broadcaster, taken) = row
@@ -85,7 +85,7 @@ struct StickyStateRaceTests {
                     broadcaster.post(index * 2 + worker, sticky: true)
                     if let value = broadcaster.takeStickyEvent(for: Int.self) { taken.withLock { $0.append(value) } }
                 }
-                PacedRace.run(count: Self.rowLength, { postAndTake(0, $0) }, { postAndTake(1, $0) })
+                await PacedRace.race(count: Self.rowLength, { postAndTake(0, $0) }, { postAndTake(1, $0) })
             },
             check: { row in
                 let all = row.1.withLock { $0 }
@@ -99,14 +99,14 @@ struct StickyStateRaceTests {
     /// A sticky post and a registration with `receivingSticky: true` at the
     /// same moment: the handler receives the state exactly once, live or
     /// replayed.
-    @Test func aHandlerRegisteringAsAStickyPostRunsGetsItOnce() {
+    @Test func aHandlerRegisteringAsAStickyPostRunsGetsItOnce() async {
         var failure: String?
-        PacedRace.repeatRows(
+        await PacedRace.repeatRows(
             budget: Self.budget,
             make: { (0..<Self.rowLength).map { _ in (Broadcaster(), BroadcastRecorder<DeepLink>()) } },
             race: { row in
                 let tokens = Locked<[BroadcastToken]>([])
-                PacedRace.run(count: row.count, sweep: 4_096) { index in
+                await PacedRace.race(count: row.count, sweep: 4_096) { index in
                     row[index].0.post(DeepLink(path: "/\(index)"), sticky: true)
                 } _: { index in
                     let (broadcaster, received) = row[index]
@@ -125,13 +125,13 @@ struct StickyStateRaceTests {
     }
 
     /// The same race with a listener object registered with `addListener`.
-    @Test func aListenerRegisteringAsAStickyPostRunsGetsItOnce() {
+    @Test func aListenerRegisteringAsAStickyPostRunsGetsItOnce() async {
         var failure: String?
-        PacedRace.repeatRows(
+        await PacedRace.repeatRows(
             budget: Self.budget,
             make: { (0..<Self.rowLength).map { _ in (Broadcaster(), LinkSpy()) } },
             race: { row in
-                PacedRace.run(count: row.count, sweep: 4_096) { index in
+                await PacedRace.race(count: row.count, sweep: 4_096) { index in
                     row[index].0.post(DeepLink(path: "/\(index)"), sticky: true)
                 } _: { index in
                     row[index].0.addListener(row[index].1, receivingSticky: true)
