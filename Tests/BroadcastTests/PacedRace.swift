@@ -6,7 +6,12 @@ import Synchronization
 ///
 /// Before its operation on subject `i`, each spins until the other has
 /// reached `i`, so that both operate on the same subject at the same moment
-/// on two cores. A race run as separate rounds (a thread pool per
+/// on two cores; the first thread then spins a little longer, a count that
+/// varies with `i` up to `sweep`, so that over a row its operation lands at
+/// every point of the other's, not only at its start: a small sweep for two
+/// equal operations, a few thousand spins (microseconds) against an
+/// operation that reaches the lock late, such as a registration, which
+/// allocates first. A race run as separate rounds (a thread pool per
 /// round) mostly runs its threads one after the other on two cores.
 ///
 /// A subject is used once (one post, one registration), so a lost state
@@ -14,13 +19,16 @@ import Synchronization
 enum PacedRace {
     /// Runs `first(i)` on a new thread and `second(i)` on the calling thread
     /// for each `i` in `0..<count`, each `i` started by both at once.
-    static func run(count: Int, _ first: @escaping @Sendable (Int) -> Void, _ second: (Int) -> Void) {
+    static func run(
+        count: Int, sweep: Int = 128, _ first: @escaping @Sendable (Int) -> Void, _ second: (Int) -> Void
+    ) {
         let pace = Pace()
         let done = DispatchSemaphore(value: 0)
         Thread {
             for index in 0..<count {
                 pace.first.store(index, ordering: .releasing)
                 pace.waitUntil(pace.second, reaches: index)
+                pace.offset(by: index * 37 % sweep)
                 first(index)
             }
             done.signal()
@@ -33,16 +41,31 @@ enum PacedRace {
         done.wait()
     }
 
+    /// ``run(count:sweep:_:_:)`` with both operations on threads of their
+    /// own: the awaiting test holds no thread of the concurrency pool, which
+    /// the other tests of a parallel run need (two cores give it two).
+    static func race(
+        count: Int, sweep: Int = 128, _ first: @escaping @Sendable (Int) -> Void,
+        _ second: @escaping @Sendable (Int) -> Void
+    ) async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread {
+                run(count: count, sweep: sweep, first, second)
+                finished.resume()
+            }.start()
+        }
+    }
+
     /// Makes and races rows of subjects until `budget` passes or `check`,
     /// called after each row, returns false (a failure was seen): a test that
     /// fails stops at once, one that passes stops at its budget.
     static func repeatRows<Row>(
-        budget: Duration, make: () -> Row, race: (Row) -> Void, check: (Row) -> Bool
-    ) {
+        budget: Duration, make: () -> Row, race: (Row) async -> Void, check: (Row) -> Bool
+    ) async {
         let deadline = ContinuousClock.now + budget
         repeat {
             let row = make()
-            race(row)
+            await race(row)
             guard check(row) else { return }
         } while ContinuousClock.now < deadline
     }
@@ -50,6 +73,12 @@ enum PacedRace {
     private final class Pace: Sendable {
         let first = Atomic<Int>(-1)
         let second = Atomic<Int>(-1)
+
+        /// Spins `count` times: a delay measured in work, not in time.
+        func offset(by count: Int) {
+            var spins = 0
+            while spins < count { spins = first.load(ordering: .relaxed) >= -1 ? spins + 1 : spins }
+        }
 
         func waitUntil(_ other: borrowing Atomic<Int>, reaches index: Int) {
             var spins = 0

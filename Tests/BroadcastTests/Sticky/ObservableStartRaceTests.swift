@@ -4,7 +4,7 @@ import Testing
 /// `ObservableStickyEvent` from its first read on: a change made while it
 /// is created is never lost, so it never stays on `nil` or an older state
 /// while a newer one is kept.
-@Suite("Sticky state as an Observable value, created during a change", .timeLimit(.minutes(1)))
+@Suite("Sticky state as an Observable value, created during a change", .serialized, .timeLimit(.minutes(1)))
 struct ObservableStartRaceTests {
     struct Session: Sendable, Equatable { let user: String }
 
@@ -24,7 +24,7 @@ struct ObservableStartRaceTests {
             let broadcasters = (0..<Self.rowLength).map { _ in Broadcaster() }
             broadcasters.forEach(prepare)
             var observed: [ObservableStickyEvent<Session>?] = Array(repeating: nil, count: broadcasters.count)
-            PacedRace.run(count: broadcasters.count) { index in
+            PacedRace.run(count: broadcasters.count, sweep: 4_096) { index in
                 change(broadcasters[index])
             } _: { index in
                 observed[index] = ObservableStickyEvent(for: Session.self, on: broadcasters[index])
