@@ -24,13 +24,14 @@ final class ListenerEntry: @unchecked Sendable {
 
     private let retired = Atomic<Bool>(false)
 
-    /// Set by the main actor once it found, for a listener with no actor, a
-    /// conformance that holds only there: later broadcasts made elsewhere
-    /// send its calls there, as for a listener registered from main-actor code.
-    private let conformsOnlyOnMainActor = Atomic<Bool>(false)
+    /// Set once the main actor found, for this listener with no actor, a
+    /// conformance that holds only there (the protocol is in the extras):
+    /// one byte, read by every delivery to a listener with no actor.
+    private let settledOnMainActor = Atomic<Bool>(false)
 
-    /// Made only for a single-protocol registration or a sticky call, so that
-    /// an entry fits a 64-byte allocation.
+    /// Made only for a single-protocol registration, a sticky call or a
+    /// listener the main actor settled, so that an entry fits a 64-byte
+    /// allocation.
     private let extras = AtomicLazyReference<EntryExtras>()
 
     #if DEBUG
@@ -72,7 +73,22 @@ final class ListenerEntry: @unchecked Sendable {
 
     func retire() { retired.store(true, ordering: .releasing) }
 
-    var hasConformanceIsolatedToMainActor: Bool { conformsOnlyOnMainActor.load(ordering: .relaxed) }
+    /// Whether the main actor found, for this listener with no actor, a
+    /// conformance that holds only there: later broadcasts made elsewhere
+    /// send its calls there, as for a listener registered from main-actor code.
+    var hasConformanceIsolatedToMainActor: Bool { settledOnMainActor.load(ordering: .relaxed) }
+
+    /// Whether the main actor found this listener a `P` only there: a
+    /// broadcast to `P` made elsewhere schedules the call without a cast
+    /// that would fail (a lookup in the extras most entries never make).
+    @inline(__always)
+    func conformsOnlyOnMainActor<P>(as _: P.Type) -> Bool {
+        guard settledOnMainActor.load(ordering: .relaxed) else { return false }
+        return mainActorOnlyProtocol == UInt(bitPattern: ObjectIdentifier(P.self))
+    }
+
+    @inline(never)
+    private var mainActorOnlyProtocol: UInt { extras.load()?.mainActorOnlyProtocol.load(ordering: .relaxed) ?? 0 }
 
     /// A user's listener with no actor whose conformances the main actor has
     /// not settled, on a runtime that checks isolated conformances.
@@ -81,7 +97,11 @@ final class ListenerEntry: @unchecked Sendable {
             && !hasConformanceIsolatedToMainActor
     }
 
-    func noteConformanceIsolatedToMainActor() { conformsOnlyOnMainActor.store(true, ordering: .relaxed) }
+    func noteConformanceIsolatedToMainActor<P>(as _: P.Type) {
+        let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
+        extras.mainActorOnlyProtocol.store(UInt(bitPattern: ObjectIdentifier(P.self)), ordering: .relaxed)
+        settledOnMainActor.store(true, ordering: .releasing)
+    }
 
     /// For code with no lock held.
     var liveObject: AnyObject? {
@@ -158,6 +178,9 @@ struct RegistrationSite: Sendable {
 final class EntryExtras: Sendable {
     let onlyProtocolType: Any.Type?
     let progress = AtomicLazyReference<StickyProgress>()
+    /// The protocol (its `ObjectIdentifier`'s bits; 0: none) the main actor
+    /// last found a listener with no actor to conform to only there.
+    let mainActorOnlyProtocol = Atomic<UInt>(0)
 
     init(onlyProtocolType: Any.Type?) {
         self.onlyProtocolType = onlyProtocolType
