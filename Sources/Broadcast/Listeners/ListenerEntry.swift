@@ -25,13 +25,15 @@ final class ListenerEntry: @unchecked Sendable {
     private let retired = Atomic<Bool>(false)
 
     /// Set once the main actor found, for this listener with no actor, a
-    /// conformance that holds only there (the protocol is in the extras):
-    /// one byte, read by every delivery to a listener with no actor.
-    private let settledOnMainActor = Atomic<Bool>(false)
+    /// conformance that holds only there: the protocol's tag (the low 32
+    /// bits of its `ObjectIdentifier`, never 0), or 0. Four bytes in the
+    /// entry's padding, read by every delivery to a listener with no actor;
+    /// two protocols whose tags collide (metadata 4 GiB apart) would only
+    /// send the other's calls to the main actor, whose cast then decides.
+    private let mainActorOnlyProtocolTag = Atomic<UInt32>(0)
 
-    /// Made only for a single-protocol registration, a sticky call or a
-    /// listener the main actor settled, so that an entry fits a 64-byte
-    /// allocation.
+    /// Made only for a single-protocol registration or a sticky call, so that
+    /// an entry fits a 64-byte allocation.
     private let extras = AtomicLazyReference<EntryExtras>()
 
     #if DEBUG
@@ -76,19 +78,21 @@ final class ListenerEntry: @unchecked Sendable {
     /// Whether the main actor found, for this listener with no actor, a
     /// conformance that holds only there: later broadcasts made elsewhere
     /// send its calls there, as for a listener registered from main-actor code.
-    var hasConformanceIsolatedToMainActor: Bool { settledOnMainActor.load(ordering: .relaxed) }
+    var hasConformanceIsolatedToMainActor: Bool { mainActorOnlyProtocolTag.load(ordering: .relaxed) != 0 }
 
     /// Whether the main actor found this listener a `P` only there: a
     /// broadcast to `P` made elsewhere schedules the call without a cast
     /// that would fail (a lookup in the extras most entries never make).
     @inline(__always)
     func conformsOnlyOnMainActor<P>(as _: P.Type) -> Bool {
-        guard settledOnMainActor.load(ordering: .relaxed) else { return false }
-        return mainActorOnlyProtocol == UInt(bitPattern: ObjectIdentifier(P.self))
+        let tag = mainActorOnlyProtocolTag.load(ordering: .relaxed)
+        return tag != 0 && tag == Self.tag(of: P.self)
     }
 
-    @inline(never)
-    private var mainActorOnlyProtocol: UInt { extras.load()?.mainActorOnlyProtocol.load(ordering: .relaxed) ?? 0 }
+    @inline(__always)
+    private static func tag(of protocolType: Any.Type) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(protocolType))) | 1
+    }
 
     /// A user's listener with no actor whose conformances the main actor has
     /// not settled, on a runtime that checks isolated conformances.
@@ -98,9 +102,7 @@ final class ListenerEntry: @unchecked Sendable {
     }
 
     func noteConformanceIsolatedToMainActor<P>(as _: P.Type) {
-        let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
-        extras.mainActorOnlyProtocol.store(UInt(bitPattern: ObjectIdentifier(P.self)), ordering: .relaxed)
-        settledOnMainActor.store(true, ordering: .releasing)
+        mainActorOnlyProtocolTag.store(Self.tag(of: P.self), ordering: .relaxed)
     }
 
     /// For code with no lock held.
@@ -178,9 +180,6 @@ struct RegistrationSite: Sendable {
 final class EntryExtras: Sendable {
     let onlyProtocolType: Any.Type?
     let progress = AtomicLazyReference<StickyProgress>()
-    /// The protocol (its `ObjectIdentifier`'s bits; 0: none) the main actor
-    /// last found a listener with no actor to conform to only there.
-    let mainActorOnlyProtocol = Atomic<UInt>(0)
 
     init(onlyProtocolType: Any.Type?) {
         self.onlyProtocolType = onlyProtocolType
