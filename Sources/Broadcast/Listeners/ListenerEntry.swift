@@ -24,9 +24,10 @@ final class ListenerEntry: @unchecked Sendable {
 
     private let retired = Atomic<Bool>(false)
 
-    /// Set once the main actor found, for this listener with no actor, a
-    /// conformance that holds only there: the protocol's tag (the low 32
-    /// bits of its `ObjectIdentifier`, never 0), or 0. Four bytes in the
+    /// The protocol the main actor found this listener with no actor a `P`
+    /// for only there, as a tag; 0 until then.
+    ///
+    /// The tag is the low 32 bits of its `ObjectIdentifier`, never 0. Four bytes in the
     /// entry's padding, read by every delivery to a listener with no actor;
     /// two protocols whose tags collide (metadata 4 GiB apart) would only
     /// send the other's calls to the main actor, whose cast then decides.
