@@ -144,6 +144,48 @@ struct NonisolatedRegistrationTests {
         withExtendedLifetime((added, registered, replayed, registration)) {}
     }
 
+    /// Threads released together broadcast in a loop while the main actor
+    /// settles the screens: every call counted is made, on the main actor,
+    /// and none that was not counted.
+    @Test(.timeLimit(.minutes(1)))
+    func threadsBroadcastingWhileTheMainActorSettlesCountExactlyTheCallsMade() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screens = await MainActor.run { (0..<4).map { IsolatedPinger(id: $0, record: record) } }
+        for screen in screens { await registerFromNonisolatedCode(screen, with: broadcaster) }
+        let bystanders = (0..<4).map { _ in Stranger() }
+        for bystander in bystanders { broadcaster.addListener(bystander) }
+        let threads = 3
+        let start = DispatchSemaphore(value: 0)
+        let deadline = ContinuousClock.now + .seconds(3)
+        let total = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<threads {
+                group.addTask {
+                    await onNewThread {
+                        start.wait()
+                        var made = 0
+                        var n = 0
+                        // 2,000 broadcasts each, and on until one reaches a settled screen.
+                        while (n < 2_000 || made == 0) && ContinuousClock.now < deadline {
+                            let number = n
+                            made += broadcaster.broadcast(to: Ping.self) { $0.ping(number) }
+                            n += 1
+                        }
+                        return made
+                    }
+                }
+            }
+            for _ in 0..<threads { start.signal() }
+            return await group.reduce(0, +)
+        }
+        #expect(await drained(broadcaster))
+        let calls = (0..<4).flatMap { record.calls(of: $0) }
+        #expect(total > 0, "the main actor settled the screens while the threads broadcast")
+        #expect(calls.count == total, "every call counted was made, and no other")
+        #expect(calls.map(\.onMainQueue) == Array(repeating: true, count: calls.count))
+        withExtendedLifetime((screens, bystanders)) {}
+    }
+
     #if DEBUG
         @Test(.timeLimit(.minutes(1)))
         func theDebugReportOfASettlementIsMadeBeforeTheWaitReturns() async {
