@@ -142,6 +142,13 @@ func run() async {
         hop)
     all += hop
 
+    let isolatedHop = await isolatedConformanceHopScenario(options: options)  // IsolatedConformanceHopScenario.swift
+    printTable(
+        "Background broadcast to 10 screens whose conformance is isolated to the main actor, until delivered "
+            + "(× ref = vs calledOn: MainActor.shared)",
+        isolatedHop)
+    all += isolatedHop
+
     let awaited = await awaitedScenario(options: options)  // AwaitedScenario.swift
     printAwaitedTables(awaited)
     all += awaited

@@ -87,6 +87,16 @@ public final class HostScenario: Sendable {
 
     private let state = Mutex(State())
 
+    /// The gauge registered without an actor, kept for ``finish()``: by then
+    /// the host has let the main actor run the job that settles it.
+    private struct UnsettledGauge: Sendable {
+        let broadcaster: Broadcaster
+        let feed: Feed
+        let gauge: MainActorGauge
+    }
+
+    private let unsettledGauge = Mutex<UnsettledGauge?>(nil)
+
     /// The calls one broadcast to `PostListener` makes: the feed and the screen.
     static let exactCount = 2
 
@@ -393,7 +403,28 @@ public final class HostScenario: Sendable {
         report(
             "isolated conformance registered without actor: \(callsFromMainContext) call(s) from the main context, "
                 + "\(callsFromBackground) from a background thread")
-        withExtendedLifetime((feed, gauge)) {}
+        // The background broadcast asked the main actor to settle the gauge.
+        unsettledGauge.withLock { $0 = UnsettledGauge(broadcaster: broadcaster, feed: feed, gauge: gauge) }
+    }
+
+    /// Once the host has let the main actor run, the gauge of
+    /// ``checkIsolatedConformanceRegisteredWithoutActor()`` is settled: a
+    /// background broadcast schedules its call on the main actor, as for a
+    /// listener registered from main-actor code, and still never calls it
+    /// off the main actor.
+    private func checkSettledGauge() {
+        guard let check = unsettledGauge.withLock({ $0 }) else { return }
+        let count = HostProbe.onBackgroundThread { check.broadcaster.postCreated(2) }
+        expect(
+            count == 2,
+            "isolated conformance registered without actor: once the main actor had run, a background broadcast "
+                + "returned \(count), expected 2 (the feed, and the gauge's call scheduled on the main actor)")
+        expect(
+            check.gauge.log.offMainQueue == 0,
+            "isolated conformance registered without actor: \(check.gauge.log.offMainQueue) calls off the main queue")
+        report(
+            "isolated conformance registered without actor: settled by the main actor, \(count) calls made or scheduled"
+        )
     }
 
     /// A broadcast from the main context to the thread-safe meters: the one
@@ -460,6 +491,7 @@ public final class HostScenario: Sendable {
             (badges + baselineBadges).map(\.log.calls).reduce(0, +)
             + (counters + baselineCounters).map(\.log.calls).reduce(0, +)
         expect(bystanderCalls == 0, "bystanders were called \(bystanderCalls) times")
+        checkSettledGauge()
         report("broadcasts: \(broadcasts) (\(unsettled) counted bystanders before the main actor settled them)")
         let (failures, unlisted) = state.withLock { ($0.failures, $0.unlistedFailures) }
         let lines = state.withLock { $0.lines }

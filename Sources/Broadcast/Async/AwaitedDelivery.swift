@@ -103,7 +103,7 @@ enum AwaitedDelivery {
                 let calledThere = try await callRun(
                     [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, deliver)
                 // Not a `P` here, a `P` there: its conformance is isolated to the main actor.
-                if calledThere > 0 { entry.noteConformanceIsolatedToMainActor() }
+                if calledThere > 0 { entry.noteConformanceIsolatedToMainActor(as: P.self) }
                 made += calledThere
             case .schedule, .skip:
                 // The run is on the listener's actor: nothing to send on.

@@ -155,7 +155,7 @@ extension Broadcaster {
                     object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
                     calling: { _ in })
                 switch route {
-                case .called: entry.noteConformanceIsolatedToMainActor()
+                case .called: entry.noteConformanceIsolatedToMainActor(as: P.self)
                 case .skipAndRecord(let nonconformance): learned.append(nonconformance)
                 case .schedule, .skip, .settleOnMainActor: break
                 }

@@ -20,6 +20,9 @@ enum Routing {
     ) -> Route {
         // The box's identity settles the common cases without a reference to it.
         guard let boxID = onMainActor ? IsolationBox.mainActorID : entry.isolationID else {
+            if entry.conformsOnlyOnMainActor(as: P.self) {
+                return routeToMainActor(consume object, as: P.self, in: &context, calling: call)
+            }
             if Conformance.call(consume object, as: P.self, call) { return .called }
             return afterFailedCastWithNoActor(of: entry, in: &context)
         }
@@ -50,6 +53,19 @@ enum Routing {
         let place = actor(of: entry, onMainActor: onMainActor)
         guard runsThere, context.castsAreDefinitive(on: place) else { return .schedule(on: place) }
         return .skipAndRecord(LearnedNonconformance(type: type, actor: place))
+    }
+
+    /// A listener with no actor the main actor found a `P` only there: called
+    /// where that is proven, otherwise scheduled there without a cast that
+    /// would fail.
+    @inline(never)
+    private static func routeToMainActor<P>(
+        _ object: consuming AnyObject, as _: P.Type, in context: inout DeliveryContext, calling call: (P) -> Void
+    ) -> Route {
+        guard context.castsAreDefinitive(on: MainActor.shared) else { return .schedule(on: MainActor.shared) }
+        let objectType: AnyObject.Type = type(of: object)
+        if Conformance.call(consume object, as: P.self, call) { return .called }
+        return .skipAndRecord(LearnedNonconformance(type: objectType, actor: MainActor.shared))
     }
 
     /// What a failed cast means for a user's listener with no actor.

@@ -24,10 +24,14 @@ final class ListenerEntry: @unchecked Sendable {
 
     private let retired = Atomic<Bool>(false)
 
-    /// Set by the main actor once it found, for a listener with no actor, a
-    /// conformance that holds only there: later broadcasts made elsewhere
-    /// send its calls there, as for a listener registered from main-actor code.
-    private let conformsOnlyOnMainActor = Atomic<Bool>(false)
+    /// The protocol the main actor found this listener with no actor a `P`
+    /// for only there, as a tag; 0 until then.
+    ///
+    /// The tag is the low 32 bits of its `ObjectIdentifier`, never 0. Four bytes in the
+    /// entry's padding, read by every delivery to a listener with no actor;
+    /// two protocols whose tags collide (metadata 4 GiB apart) would only
+    /// send the other's calls to the main actor, whose cast then decides.
+    private let mainActorOnlyProtocolTag = Atomic<UInt32>(0)
 
     /// Made only for a single-protocol registration or a sticky call, so that
     /// an entry fits a 64-byte allocation.
@@ -72,7 +76,24 @@ final class ListenerEntry: @unchecked Sendable {
 
     func retire() { retired.store(true, ordering: .releasing) }
 
-    var hasConformanceIsolatedToMainActor: Bool { conformsOnlyOnMainActor.load(ordering: .relaxed) }
+    /// Whether the main actor found, for this listener with no actor, a
+    /// conformance that holds only there: later broadcasts made elsewhere
+    /// send its calls there, as for a listener registered from main-actor code.
+    var hasConformanceIsolatedToMainActor: Bool { mainActorOnlyProtocolTag.load(ordering: .relaxed) != 0 }
+
+    /// Whether the main actor found this listener a `P` only there: a
+    /// broadcast to `P` made elsewhere schedules the call without a cast
+    /// that would fail (a lookup in the extras most entries never make).
+    @inline(__always)
+    func conformsOnlyOnMainActor<P>(as _: P.Type) -> Bool {
+        let tag = mainActorOnlyProtocolTag.load(ordering: .relaxed)
+        return tag != 0 && tag == Self.tag(of: P.self)
+    }
+
+    @inline(__always)
+    private static func tag(of protocolType: Any.Type) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(protocolType))) | 1
+    }
 
     /// A user's listener with no actor whose conformances the main actor has
     /// not settled, on a runtime that checks isolated conformances.
@@ -81,7 +102,9 @@ final class ListenerEntry: @unchecked Sendable {
             && !hasConformanceIsolatedToMainActor
     }
 
-    func noteConformanceIsolatedToMainActor() { conformsOnlyOnMainActor.store(true, ordering: .relaxed) }
+    func noteConformanceIsolatedToMainActor<P>(as _: P.Type) {
+        mainActorOnlyProtocolTag.store(Self.tag(of: P.self), ordering: .relaxed)
+    }
 
     /// For code with no lock held.
     var liveObject: AnyObject? {

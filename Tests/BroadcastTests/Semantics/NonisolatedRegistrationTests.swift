@@ -144,6 +144,33 @@ struct NonisolatedRegistrationTests {
         withExtendedLifetime((added, registered, replayed, registration)) {}
     }
 
+    /// Threads released together broadcast in a loop while the main actor
+    /// settles the screens, then again once it has: every call counted is
+    /// made, on the main actor, and no other; once settled, every broadcast
+    /// reaches every screen.
+    @Test(.timeLimit(.minutes(1)))
+    func threadsBroadcastingWhileTheMainActorSettlesCountExactlyTheCallsMade() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screens = await MainActor.run { (0..<4).map { IsolatedPinger(id: $0, record: record) } }
+        for screen in screens { await registerFromNonisolatedCode(screen, with: broadcaster) }
+        let bystanders = (0..<4).map { _ in Stranger() }
+        for bystander in bystanders { broadcaster.addListener(bystander) }
+
+        let whileSettling = await race(broadcaster, threads: 3, broadcastsEach: 2_000)
+        #expect(await drained(broadcaster))
+        let callsWhileSettling = record.order.count
+        #expect(callsWhileSettling == whileSettling.counted, "every call counted was made, and no other")
+
+        let settled = await race(broadcaster, threads: 3, broadcastsEach: 500)
+        #expect(await drained(broadcaster))
+        #expect(settled.counted == 4 * settled.broadcasts, "settled: every broadcast reaches every screen")
+        #expect(record.order.count - callsWhileSettling == settled.counted)
+        let onMainQueue = (0..<4).flatMap { record.calls(of: $0) }.map(\.onMainQueue)
+        #expect(onMainQueue == Array(repeating: true, count: onMainQueue.count))
+        withExtendedLifetime((screens, bystanders)) {}
+    }
+
     #if DEBUG
         @Test(.timeLimit(.minutes(1)))
         func theDebugReportOfASettlementIsMadeBeforeTheWaitReturns() async {
@@ -178,6 +205,27 @@ nonisolated func startFromNonisolatedCode(_ registration: ListenerRegistration) 
 
 nonisolated func awaitedBroadcastFromNonisolatedCode(_ broadcaster: Broadcaster) async -> Int {
     await broadcaster.broadcast(awaitingEach: Ping.self) { $0.ping(2) }
+}
+
+/// Broadcasts to `Ping` from `threads` threads released together, each in a
+/// loop of `broadcastsEach`; returns the broadcasts made and the calls they
+/// counted.
+func race(_ broadcaster: Broadcaster, threads: Int, broadcastsEach: Int) async -> (broadcasts: Int, counted: Int) {
+    let start = DispatchSemaphore(value: 0)
+    return await withTaskGroup(of: Int.self) { group in
+        for _ in 0..<threads {
+            group.addTask {
+                await onNewThread {
+                    start.wait()
+                    var counted = 0
+                    for n in 0..<broadcastsEach { counted += broadcaster.broadcast(to: Ping.self) { $0.ping(n) } }
+                    return counted
+                }
+            }
+        }
+        for _ in 0..<threads { start.signal() }
+        return (threads * broadcastsEach, await group.reduce(0, +))
+    }
 }
 
 /// Whether every call `broadcaster` scheduled has run within `seconds`: the
