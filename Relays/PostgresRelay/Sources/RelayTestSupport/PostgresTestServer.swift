@@ -129,6 +129,59 @@ public final class PostgresTestServer: Sendable {
         _ = try await server.exit(within: .seconds(60))
     }
 
+    /// How `pg_ctl` stops a server.
+    public enum ShutdownMode: String, Sendable, CaseIterable {
+        /// Ends every session at once, each told "terminating connection due
+        /// to administrator command", then shuts down cleanly.
+        case fast
+        /// Kills the server's processes without a word to their clients; the
+        /// next start recovers from the write-ahead log, as after a crash.
+        case immediate
+    }
+
+    /// Restarts the server as `pg_ctl restart -m <mode>` does (stop, then
+    /// start on the same port and data directory), and waits until it
+    /// accepts connections again.
+    public func restart(_ mode: ShutdownMode) async throws {
+        guard let server = running.withLockedValue({ $0.take() }) else { throw Failure("the server is not running") }
+        let stop = try Self.launch(
+            binaries.appendingPathComponent("pg_ctl"), ["-D", dataDirectory, "-m", mode.rawValue, "-w", "stop"],
+            log: directory.appendingPathComponent("pg_ctl.log"))
+        try await stop.succeed(within: .seconds(60))
+        _ = try await server.exit(within: .seconds(60))
+        try await startAgain()
+    }
+
+    /// Sends `signal` to every process of the server: the postmaster, every
+    /// session's backend, and the `runuser` that started the postmaster as
+    /// root (`SIGSTOP` freezes the server as a hung host would, without
+    /// closing a connection; `SIGCONT` thaws it).
+    ///
+    /// `runuser`, like `su`, stops itself when its child stops, and would
+    /// otherwise stay stopped, unable to see the postmaster exit.
+    public func signalEveryProcess(_ signal: Int32) throws {
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
+        guard let firstLine = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first,
+            let postmaster = Int32(firstLine)
+        else { throw Failure("postmaster.pid names no process") }
+        var processes = [postmaster]
+        for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap({ Int32($0) }) {
+            if Self.parent(of: pid) == postmaster { processes.append(pid) }
+        }
+        if Self.isRoot, let starter = Self.parent(of: postmaster) { processes.append(starter) }
+        for pid in processes { kill(pid, signal) }
+    }
+
+    /// The parent of process `pid`, from `/proc/PID/stat`.
+    private static func parent(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ", options: .backwards)
+        else { return nil }
+        // The fields after the name: the state, then the parent's pid.
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
     /// Stops the server and deletes its folder.
     public func stop() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
