@@ -152,34 +152,67 @@ public final class PostgresTestServer: Sendable {
         try await startAgain()
     }
 
-    /// Sends `signal` to every process of the server: the postmaster, every
-    /// session's backend, and the `runuser` that started the postmaster as
-    /// root (`SIGSTOP` freezes the server as a hung host would, without
-    /// closing a connection; `SIGCONT` thaws it).
+    /// Stops every process of the server (`SIGSTOP`): the postmaster and
+    /// every session's backend, as on a hung host, with every connection
+    /// left open and silent; ``thaw()`` continues them.
     ///
-    /// `runuser`, like `su`, stops itself when its child stops, and would
-    /// otherwise stay stopped, unable to see the postmaster exit.
-    public func signalEveryProcess(_ signal: Int32) throws {
+    /// As root, `runuser`, which started the postmaster, stops itself when
+    /// its child stops (as `su` does); this returns once it has, so that
+    /// ``thaw()`` finds it stopped and continues it, and it does not stop
+    /// later, unable to see the postmaster exit.
+    public func freeze() async throws {
+        let postmaster = try postmasterProcess()
+        for pid in [postmaster] + Self.children(of: postmaster) { kill(pid, SIGSTOP) }
+        guard Self.isRoot, let starter = Self.parent(of: postmaster) else { return }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.state(of: starter) != "T" {
+            guard ContinuousClock.now < deadline else { throw Failure("runuser did not stop with its child") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Continues the processes ``freeze()`` stopped.
+    public func thaw() throws {
+        let postmaster = try postmasterProcess()
+        if Self.isRoot, let starter = Self.parent(of: postmaster) { kill(starter, SIGCONT) }
+        for pid in [postmaster] + Self.children(of: postmaster) { kill(pid, SIGCONT) }
+    }
+
+    /// The postmaster's process id, from its `postmaster.pid`.
+    private func postmasterProcess() throws -> Int32 {
         let pidFile = directory.appendingPathComponent("data/postmaster.pid")
         guard let firstLine = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first,
             let postmaster = Int32(firstLine)
         else { throw Failure("postmaster.pid names no process") }
-        var processes = [postmaster]
-        for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap({ Int32($0) }) {
-            if Self.parent(of: pid) == postmaster { processes.append(pid) }
-        }
-        if Self.isRoot, let starter = Self.parent(of: postmaster) { processes.append(starter) }
-        for pid in processes { kill(pid, signal) }
+        return postmaster
+    }
+
+    /// The processes whose parent is `pid`.
+    private static func children(of pid: Int32) -> [Int32] {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.compactMap { Int32($0) }.filter { parent(of: $0) == pid }
+    }
+
+    /// The state letter of process `pid` (`T` when stopped), from
+    /// `/proc/PID/stat`.
+    private static func state(of pid: Int32) -> Substring? {
+        statFields(of: pid)?.first
     }
 
     /// The parent of process `pid`, from `/proc/PID/stat`.
     private static func parent(of pid: Int32) -> Int32? {
+        guard let fields = statFields(of: pid), fields.count > 1 else { return nil }
+        return Int32(fields[1])
+    }
+
+    /// The fields of `/proc/PID/stat` after the process name.
+    ///
+    /// The first is its state, the second its parent, and so on.
+    private static func statFields(of pid: Int32) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let afterName = stat.range(of: ") ", options: .backwards)
         else { return nil }
-        // The fields after the name: the state, then the parent's pid.
-        let fields = stat[afterName.upperBound...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
+        return stat[afterName.upperBound...].split(separator: " ")
     }
 
     /// Stops the server and deletes its folder.

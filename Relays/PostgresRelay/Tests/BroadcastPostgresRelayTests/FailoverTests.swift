@@ -107,7 +107,7 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 "reconnecting", server: server, configure: Self.failoverConfiguration)
             try await inFlight.waitUntilListening()
             try await reconnecting.waitUntilListening()
-            try server.signalEveryProcess(SIGSTOP)
+            try await server.freeze()
             do {
                 for number in 0..<100 {
                     inFlight.post(number)
@@ -121,10 +121,10 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     #expect(counts.sent + counts.notSent + counts.mayBeLost == 100, "\(instance.name): \(counts)")
                 }
             } catch {
-                try? server.signalEveryProcess(SIGCONT)
+                try? server.thaw()
                 throw error
             }
-            try server.signalEveryProcess(SIGCONT)
+            try server.thaw()
         }
     }
 
@@ -140,7 +140,7 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .restartImmediate:
             try await server.restart(.immediate)
         case .serverStopped:
-            try server.signalEveryProcess(SIGSTOP)
+            try await server.freeze()
             do {
                 for instance in instances {
                     try await eventually("\(instance.name) noticing the stopped server") {
@@ -148,10 +148,10 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     }
                 }
             } catch {
-                try? server.signalEveryProcess(SIGCONT)
+                try? server.thaw()
                 throw error
             }
-            try server.signalEveryProcess(SIGCONT)
+            try server.thaw()
         case .connectionCut:
             let connection = try await server.connect()
             do {
