@@ -102,7 +102,12 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// server does not complete) keeps it.
     @Test func cancellingWhileTheServerIsStoppedReturnsPromptly() async throws {
         try await withServer { server in
-            let inFlight = try RelayInstance("in flight", server: server, configure: Self.failoverConfiguration)
+            // No health check comes to its rescue: only the cancellation can
+            // end its wait for the frozen server's answer.
+            let inFlight = try RelayInstance("in flight", server: server) {
+                Self.failoverConfiguration(&$0)
+                $0.healthCheckInterval = .seconds(60)
+            }
             let reconnecting = try RelayInstance(
                 "reconnecting", server: server, configure: Self.failoverConfiguration)
             try await inFlight.waitUntilListening()
