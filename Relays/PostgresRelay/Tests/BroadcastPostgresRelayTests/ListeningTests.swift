@@ -23,11 +23,7 @@ import Testing
     /// A relay that cannot connect makes `listening()` throw the failed
     /// attempt's error; one that stopped makes it throw `relayStopped`.
     @Test func listeningThrowsWhyTheRelayDoesNotListen() async throws {
-        var configuration = PostgresRelay.Configuration(
-            connection: .init(
-                host: "127.0.0.1", port: 1, username: "postgres", password: nil, database: nil, tls: .disable))
-        configuration.initialReconnectDelay = .milliseconds(20)
-        let unreachable = try RelayInstance("unreachable", connections: [configuration])
+        let unreachable = try RelayInstance.unreachable()
         let failure = await #expect(throws: PostgresRelayError.self) {
             try await within(.seconds(10), "listening() to fail") { try await unreachable.relay.listening() }
         }
