@@ -16,6 +16,7 @@ struct DocumentationSampleTests {
     static let documented: Set = [
         "Sources/Broadcast/Broadcast.docc/TestingWithBroadcast.md",
         "Sources/Broadcast/Broadcast.docc/GettingStarted.md",
+        "Sources/Broadcast/Broadcast.docc/ActorsThatListen.md",
         "Sources/BroadcastSystemBridge/BroadcastSystemBridge.docc/KeyboardAndAppState.md",
         "Sources/BroadcastSystemBridge/BroadcastSystemBridge.docc/MigratingNotifications.md",
     ]

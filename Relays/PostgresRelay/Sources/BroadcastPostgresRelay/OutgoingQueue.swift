@@ -56,6 +56,20 @@ final class OutgoingQueue: Sendable {
         return result
     }
 
+    /// Puts `notifications`, taken earlier and not sent, back before the
+    /// others, in their order, even if the queue is full or closed: they
+    /// were accepted, and are sent on the next connection or reported when
+    /// the relay stops.
+    func putBack(_ notifications: ArraySlice<OutgoingNotification>) {
+        guard !notifications.isEmpty else { return }
+        let consumer = state.withLockedValue { state in
+            state.waiting.insert(contentsOf: notifications, at: 0)
+            defer { state.consumer = nil }
+            return state.consumer
+        }
+        consumer?.resume()
+    }
+
     /// Refuses every event from now on; those waiting are still taken.
     func close() {
         let consumer = state.withLockedValue { state in

@@ -99,7 +99,10 @@ public final class PostgresRelay: Service, Sendable {
     ///   - configuration: Where to connect, and the relay's limits.
     ///   - events: The event types to relay, each on its own channel.
     ///   - logger: Where the relay logs its reports and postgres-nio its
-    ///     connection's events.
+    ///     connection's events. By default `Logger(label:
+    ///     "BroadcastPostgresRelay")`, which logs through the handler the
+    ///     program gave `LoggingSystem.bootstrap`, or, if it gave none,
+    ///     through swift-log's default: standard error, at level `info`.
     /// - Throws: ``PostgresRelayError/invalidChannel(_:reason:)``,
     ///   ``PostgresRelayError/duplicateChannel(_:)`` or
     ///   ``PostgresRelayError/duplicateEventType(_:)``.
@@ -145,11 +148,30 @@ public final class PostgresRelay: Service, Sendable {
     /// What the relay has done since it was made.
     public var counts: Counts { reporter.counters.snapshot }
 
+    /// Returns once the relay listens on every channel: at once if it does,
+    /// or when ``run()`` has connected, or reconnected after a gap.
+    ///
+    /// ```swift
+    /// let running = Task { try await relay.run() }
+    /// try await relay.listening()  // events now flow both ways
+    /// ```
+    ///
+    /// - Throws: The ``PostgresRelayError/connectionFailed(_:)`` of the next
+    ///   attempt to connect that fails first (the relay keeps trying; call
+    ///   again to wait for the next attempt);
+    ///   ``PostgresRelayError/relayStopped`` if the relay has stopped or stops
+    ///   first; `CancellationError` if the waiting task is cancelled.
+    public func listening() async throws {
+        try await reporter.waitUntilListening()
+    }
+
     /// The reports the relay makes from now on, for one consumer: its
     /// connection coming and going, and every event it did not send or post.
     ///
     /// Each call makes a new stream; a stream keeps the newest 1,000 reports
-    /// its consumer has not read yet, and ends once the relay has stopped.
+    /// its consumer has not read yet (an older unread report is dropped to
+    /// make room: read ``counts`` for totals), and ends once the relay has
+    /// stopped. Every report is logged too, whether or not a stream reads it.
     public func reports() -> AsyncStream<RelayReport> {
         reporter.makeStream()
     }

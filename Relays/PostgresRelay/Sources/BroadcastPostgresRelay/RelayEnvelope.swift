@@ -6,8 +6,13 @@
 /// ```
 ///
 /// - `v`: the envelope's version; a relay skips (and reports) any other.
-/// - `seq`: numbers the events of the origin, `path[0]`; with it, `path[0]`
-///   and `seq` name one event wherever it travels.
+/// - `seq`: numbers the events the origin, `path[0]`, posted: 1 for the
+///   first event of any relayed type posted on that broadcaster after its
+///   first relay was made, then one more for each (the relays of one
+///   broadcaster share the count; an event not sent keeps its number, so a
+///   receiver may see numbers skipped); a new process starts again at 1
+///   under a new random instance identifier. A forwarded event keeps its origin's
+///   `seq`. With it, `path[0]` and `seq` name one event wherever it travels.
 /// - `path`: the instances the event has been posted on, its origin first.
 ///   A relay never posts an event whose path names its own instance: its own
 ///   notifications come back to it (PostgreSQL delivers a notification to

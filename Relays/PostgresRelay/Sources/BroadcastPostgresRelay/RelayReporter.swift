@@ -13,20 +13,81 @@ final class RelayReporter: Sendable {
         var finished = false
     }
 
+    /// The relay's status, and the callers of ``PostgresRelay/listening()``
+    /// waiting for it to listen.
+    private struct Life {
+        var status = PostgresRelay.Status.idle
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var nextWaiter = 0
+
+        /// The waiters, removed.
+        mutating func takeWaiters() -> [CheckedContinuation<Void, any Error>] {
+            defer { waiters = [:] }
+            return Array(waiters.values)
+        }
+    }
+
     private let subscribers = NIOLockedValueBox(Subscribers())
-    private let currentStatus = NIOLockedValueBox(PostgresRelay.Status.idle)
+    private let life = NIOLockedValueBox(Life())
 
     init(logger: Logger) {
         self.logger = logger
     }
 
+    /// The relay's status; listening or stopped ends the waits of
+    /// ``waitUntilListening()``.
     var status: PostgresRelay.Status {
-        get { currentStatus.withLockedValue { $0 } }
-        set { currentStatus.withLockedValue { $0 = newValue } }
+        get { life.withLockedValue { $0.status } }
+        set {
+            let waiters = life.withLockedValue { life in
+                life.status = newValue
+                return newValue == .listening || newValue == .stopped ? life.takeWaiters() : []
+            }
+            for waiter in waiters {
+                if newValue == .listening {
+                    waiter.resume()
+                } else {
+                    waiter.resume(throwing: PostgresRelayError.relayStopped)
+                }
+            }
+        }
+    }
+
+    /// Returns once the relay listens (at once if it does); throws the
+    /// error of the next failed connection attempt, ``PostgresRelayError/relayStopped``
+    /// once the relay has stopped, or `CancellationError`.
+    func waitUntilListening() async throws {
+        let key = life.withLockedValue { life in
+            defer { life.nextWaiter += 1 }
+            return life.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Checked under the lock `onCancel` takes: either it finds
+                // the waiter, or this sees the cancellation.
+                let outcome: Result<Void, any Error>? = life.withLockedValue { life in
+                    switch life.status {
+                    case .listening: return .success(())
+                    case .stopped: return .failure(PostgresRelayError.relayStopped)
+                    case .idle, .connecting, .reconnecting:
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        life.waiters[key] = continuation
+                        return nil
+                    }
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let waiter = life.withLockedValue { $0.waiters.removeValue(forKey: key) }
+            waiter?.resume(throwing: CancellationError())
+        }
     }
 
     func report(_ report: RelayReport) {
         counters.count(report)
+        if report.kind == .connectionFailed, let error = report.error {
+            for waiter in life.withLockedValue({ $0.takeWaiters() }) { waiter.resume(throwing: error) }
+        }
         logger.log(level: Self.level(of: report.kind), "\(report.description)")
         let continuations = subscribers.withLockedValue { Array($0.continuations.values) }
         for continuation in continuations {

@@ -78,34 +78,38 @@ struct RelaySession {
     }
 
     /// Sends `batch` in one statement; finds, one by one, the events the
-    /// server refuses; throws when the connection fails.
+    /// server refuses; throws when the connection fails, having reported
+    /// the events whose statement it interrupted and put back, first in
+    /// line for the next connection, those not tried yet.
     private func send(_ batch: [OutgoingNotification]) async throws {
         do {
-            let rows: PostgresRowSequence
             if batch.count == 1 {
-                rows = try await connection.query(
+                try await connection.runToEnd(
                     "SELECT pg_notify(\(batch[0].channel), \(batch[0].payload))", logger: logger)
             } else {
                 // `unnest` yields the rows in the arrays' order, so the
                 // notifications are queued, and delivered, in posting order.
-                rows = try await connection.query(
+                try await connection.runToEnd(
                     """
                     SELECT pg_notify(channel, payload) \
                     FROM unnest(\(batch.map(\.channel))::text[], \(batch.map(\.payload))::text[]) AS n(channel, payload)
                     """,
                     logger: logger)
             }
-            for try await _ in rows {}
             reporter.counters.countSent(batch.count)
-        } catch let error as PSQLError where error.code == .server {
-            // Refused by the server; the connection is fine, and nothing of
-            // the batch was committed.
+        } catch let error as PSQLError where ServerRefusal.isRefusal(error) {
+            // Nothing of the batch was committed, and the connection is fine.
             guard batch.count > 1 else {
                 report(.eventNotSent, batch[0], .serverRejected(error))
                 return
             }
-            for notification in batch {
-                try await send([notification])
+            for (index, notification) in batch.enumerated() {
+                do {
+                    try await send([notification])
+                } catch {
+                    outgoing.putBack(batch[(index + 1)...])
+                    throw error
+                }
             }
         } catch {
             for notification in batch {
@@ -123,7 +127,7 @@ struct RelaySession {
             try await Task.sleep(for: healthCheckInterval)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                    try await connection.runToEnd("SELECT 1", logger: logger)
                 }
                 group.addTask {
                     try await Task.sleep(for: healthCheckInterval)

@@ -129,6 +129,92 @@ public final class PostgresTestServer: Sendable {
         _ = try await server.exit(within: .seconds(60))
     }
 
+    /// How `pg_ctl` stops a server.
+    public enum ShutdownMode: String, Sendable, CaseIterable {
+        /// Ends every session at once, each told "terminating connection due
+        /// to administrator command", then shuts down cleanly.
+        case fast
+        /// Kills the server's processes without a word to their clients; the
+        /// next start recovers from the write-ahead log, as after a crash.
+        case immediate
+    }
+
+    /// Restarts the server as `pg_ctl restart -m <mode>` does (stop, then
+    /// start on the same port and data directory), and waits until it
+    /// accepts connections again.
+    public func restart(_ mode: ShutdownMode) async throws {
+        guard let server = running.withLockedValue({ $0.take() }) else { throw Failure("the server is not running") }
+        let stop = try Self.launch(
+            binaries.appendingPathComponent("pg_ctl"), ["-D", dataDirectory, "-m", mode.rawValue, "-w", "stop"],
+            log: directory.appendingPathComponent("pg_ctl.log"))
+        try await stop.succeed(within: .seconds(60))
+        _ = try await server.exit(within: .seconds(60))
+        try await startAgain()
+    }
+
+    /// Stops every process of the server (`SIGSTOP`): the postmaster and
+    /// every session's backend, as on a hung host, with every connection
+    /// left open and silent; ``thaw()`` continues them.
+    ///
+    /// As root, `runuser`, which started the postmaster, stops itself when
+    /// its child stops (as `su` does); this returns once it has, so that
+    /// ``thaw()`` finds it stopped and continues it, and it does not stop
+    /// later, unable to see the postmaster exit.
+    public func freeze() async throws {
+        let postmaster = try postmasterProcess()
+        for pid in [postmaster] + Self.children(of: postmaster) { kill(pid, SIGSTOP) }
+        guard Self.isRoot, let starter = Self.parent(of: postmaster) else { return }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.state(of: starter) != "T" {
+            guard ContinuousClock.now < deadline else { throw Failure("runuser did not stop with its child") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Continues the processes ``freeze()`` stopped.
+    public func thaw() throws {
+        let postmaster = try postmasterProcess()
+        if Self.isRoot, let starter = Self.parent(of: postmaster) { kill(starter, SIGCONT) }
+        for pid in [postmaster] + Self.children(of: postmaster) { kill(pid, SIGCONT) }
+    }
+
+    /// The postmaster's process id, from its `postmaster.pid`.
+    private func postmasterProcess() throws -> Int32 {
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
+        guard let firstLine = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first,
+            let postmaster = Int32(firstLine)
+        else { throw Failure("postmaster.pid names no process") }
+        return postmaster
+    }
+
+    /// The processes whose parent is `pid`.
+    private static func children(of pid: Int32) -> [Int32] {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.compactMap { Int32($0) }.filter { parent(of: $0) == pid }
+    }
+
+    /// The state letter of process `pid` (`T` when stopped), from
+    /// `/proc/PID/stat`.
+    private static func state(of pid: Int32) -> Substring? {
+        statFields(of: pid)?.first
+    }
+
+    /// The parent of process `pid`, from `/proc/PID/stat`.
+    private static func parent(of pid: Int32) -> Int32? {
+        guard let fields = statFields(of: pid), fields.count > 1 else { return nil }
+        return Int32(fields[1])
+    }
+
+    /// The fields of `/proc/PID/stat` after the process name.
+    ///
+    /// The first is its state, the second its parent, and so on.
+    private static func statFields(of pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ", options: .backwards)
+        else { return nil }
+        return stat[afterName.upperBound...].split(separator: " ")
+    }
+
     /// Stops the server and deletes its folder.
     public func stop() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -76,6 +76,16 @@ final class RelayInstance: Sendable {
         try self.init(name, connections: [configuration], relaying: events)
     }
 
+    /// An instance whose relay tries to connect to a port where no server
+    /// listens, first again after 20 ms at most.
+    static func unreachable() throws -> RelayInstance {
+        var configuration = PostgresRelay.Configuration(
+            connection: .init(
+                host: "127.0.0.1", port: 1, username: "postgres", password: nil, database: nil, tls: .disable))
+        configuration.initialReconnectDelay = .milliseconds(20)
+        return try RelayInstance("unreachable", connections: [configuration])
+    }
+
     static let defaultEvents: [RelayedEvents] = [
         .events(of: ChatMessage.self, channel: "chat"),
         .events(of: OnlineUsers.self, channel: "online", sticky: true),

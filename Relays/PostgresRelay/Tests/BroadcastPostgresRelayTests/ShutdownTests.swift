@@ -65,11 +65,7 @@ import Testing
     /// Events still waiting when the relay is cancelled (here: it never
     /// reached its server) are each reported as not sent.
     @Test func eventsWaitingWhenTheRelayIsCancelledAreReportedAsNotSent() async throws {
-        var configuration = PostgresRelay.Configuration(
-            connection: .init(
-                host: "127.0.0.1", port: 1, username: "postgres", password: nil, database: nil, tls: .disable))
-        configuration.initialReconnectDelay = .milliseconds(20)
-        let instance = try RelayInstance("unreachable", connections: [configuration])
+        let instance = try RelayInstance.unreachable()
         instance.post(1)
         instance.post(2)
         try await instance.reports.wait("a failed connection attempt") { $0.contains { $0.kind == .connectionFailed } }
