@@ -72,7 +72,7 @@ import Testing
         let index = SearchIndex()
         broadcaster.post(Post(title: "before"), isolation: nil)
         let running = Task { await index.run(indexing: broadcaster) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         // The stream is registered inside `run`, on the actor: post until it
         // has seen one, then the numbered ones.
         while await index.titles.isEmpty {

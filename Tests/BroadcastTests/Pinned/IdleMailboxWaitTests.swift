@@ -14,7 +14,7 @@ struct IdleMailboxWaitTests {
         broadcaster.addListener(spy)  // no actor, a conformance that holds anywhere
         let hold = await MainActorHold.hold()
         let made = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
-        let returned = await drained(broadcaster, within: 5)
+        let returned = await drained(broadcaster, within: 20)
         hold.release()
         #expect(made == 1)
         #expect(returned, "the wait returned while the main actor was held")

@@ -147,7 +147,7 @@ extension ObservableStickyEventTests {
             broadcaster.post(Session(user: "grace"), sticky: true)
         }.value
         await broadcaster.waitForScheduledDeliveries()
-        try await sawTheLast.waitForValues(count: 1, timeout: .seconds(10))
+        try await sawTheLast.waitForValues(count: 1, timeout: .seconds(30))
         reader.cancel()
         // The changes may coalesce: both states, or the last only, in order.
         let values = seen.values
