@@ -30,8 +30,8 @@ struct MailboxFloodTests {
             broadcaster.post($0 * 2 + 1)
         }
 
-        let values = await finishing(within: 20) {
-            try? await received.waitForValues(count: perThread * 2, timeout: .seconds(20))
+        let values = await finishing(within: 8) {
+            try? await received.waitForValues(count: perThread * 2, timeout: .seconds(8))
             await broadcaster.waitForScheduledDeliveries()
             return received.values
         }
