@@ -13,6 +13,25 @@ let package = Package(
         // For test targets: a recorder of what a spy received, and a wait with a deadline.
         .library(name: "BroadcastTesting", targets: ["BroadcastTesting"]),
         .executable(name: "BroadcastDemo", targets: ["BroadcastDemo"]),
+        // For servers: typed events between instances over PostgreSQL's
+        // LISTEN/NOTIFY. Empty unless the `PostgresRelay` trait is enabled.
+        .library(name: "BroadcastPostgresRelay", targets: ["BroadcastPostgresRelay"]),
+    ],
+    // Off by default: a package that leaves the trait off resolves none of the
+    // dependencies below, as only the relay's trait-guarded target uses them.
+    traits: [
+        .trait(
+            name: "PostgresRelay",
+            description:
+                "The BroadcastPostgresRelay library (postgres-nio, swift-nio, swift-log, swift-service-lifecycle)"
+        ),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "Broadcast"),
@@ -22,6 +41,23 @@ let package = Package(
             name: "BroadcastDemo", dependencies: ["Broadcast", "BroadcastSystemBridge", "BroadcastTesting"]),
         // The README's quick start, as written, in a top-level main.swift.
         .executableTarget(name: "QuickStart", dependencies: ["Broadcast"]),
+        // Its sources compile to nothing without the trait (`#if PostgresRelay`).
+        // Its tests, example and benchmark are the package in Relays/PostgresRelay.
+        .target(
+            name: "BroadcastPostgresRelay",
+            dependencies: [
+                "Broadcast",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresRelay"])),
+                // Its locks are `pthread` mutexes, which ThreadSanitizer sees
+                // (`Synchronization.Mutex` on Linux is a futex it does not).
+                .product(
+                    name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["PostgresRelay"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["PostgresRelay"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgresRelay"])),
+            ]
+        ),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "BroadcastTesting"]),
         .testTarget(name: "BroadcastSystemBridgeTests", dependencies: ["Broadcast", "BroadcastSystemBridge"]),
         .testTarget(name: "BroadcastTestingTests", dependencies: ["Broadcast", "BroadcastTesting"]),

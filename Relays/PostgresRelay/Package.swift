@@ -8,12 +8,11 @@ let rootPackage =
     Context.packageDirectory
     .split(separator: "/").dropLast(2).last.map { String($0).lowercased() } ?? "broadcast"
 
-// The PostgreSQL relay: typed events posted on one server instance's
-// broadcaster are posted on every other instance's, over LISTEN/NOTIFY. It
-// lives apart from the library so that `Broadcast` itself stays
-// dependency-free: postgres-nio is only resolved when someone builds the relay.
+// The PostgreSQL relay's tests, example and benchmark. The relay itself is the
+// root package's `BroadcastPostgresRelay` library, behind its `PostgresRelay`
+// trait, so that an app depending on Broadcast resolves none of postgres-nio's
+// packages; this package enables the trait, as a server's package does.
 //
-// - `BroadcastPostgresRelay` (library): the relay.
 // - `PostgresRelayExample` (executable): the README's service-group example, as written.
 // - `RelayPeer` (executable): one relay instance in a process of its own, driven
 //   through standard input and output by the two-process test.
@@ -21,35 +20,20 @@ let rootPackage =
 //   two instances, against a hand-written LISTEN/NOTIFY loop.
 // - `RelayTestSupport`: a throwaway PostgreSQL server and the events the tests relay.
 let package = Package(
-    name: "BroadcastPostgresRelay",
+    name: "PostgresRelayChecks",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    products: [
-        .library(name: "BroadcastPostgresRelay", targets: ["BroadcastPostgresRelay"])
-    ],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..", traits: ["PostgresRelay"]),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        .target(
-            name: "BroadcastPostgresRelay",
-            dependencies: [
-                .product(name: "Broadcast", package: rootPackage),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                // Its locks are `pthread` mutexes, which ThreadSanitizer sees
-                // (`Synchronization.Mutex` on Linux is a futex it does not).
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         .executableTarget(
             name: "PostgresRelayExample",
             dependencies: [
-                "BroadcastPostgresRelay",
+                .product(name: "BroadcastPostgresRelay", package: rootPackage),
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -58,7 +42,7 @@ let package = Package(
         .target(
             name: "RelayTestSupport",
             dependencies: [
-                "BroadcastPostgresRelay",
+                .product(name: "BroadcastPostgresRelay", package: rootPackage),
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -68,7 +52,8 @@ let package = Package(
         .executableTarget(
             name: "RelayPeer",
             dependencies: [
-                "BroadcastPostgresRelay", "RelayTestSupport",
+                "RelayTestSupport",
+                .product(name: "BroadcastPostgresRelay", package: rootPackage),
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -76,7 +61,8 @@ let package = Package(
         .executableTarget(
             name: "RelayBenchmark",
             dependencies: [
-                "BroadcastPostgresRelay", "RelayTestSupport",
+                "RelayTestSupport",
+                .product(name: "BroadcastPostgresRelay", package: rootPackage),
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,7 +72,8 @@ let package = Package(
             name: "BroadcastPostgresRelayTests",
             dependencies: [
                 // RelayPeer: built for the two-process test, which runs it.
-                "BroadcastPostgresRelay", "RelayTestSupport", "RelayPeer",
+                "RelayTestSupport", "RelayPeer",
+                .product(name: "BroadcastPostgresRelay", package: rootPackage),
                 .product(name: "Broadcast", package: rootPackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,44 @@
+#if PostgresRelay
+    import PostgresNIO
+
+    extension PostgresRelay {
+        /// Where a relay connects, and its limits.
+        public struct Configuration: Sendable {
+            /// The server and database every instance connects to.
+            ///
+            /// The relay opens one connection of its own and keeps it; it needs
+            /// no table, only the right to connect.
+            public var connection: PostgresConnection.Configuration
+            /// The largest envelope, in UTF-8 bytes, the relay sends.
+            ///
+            /// 7,999 by default, since PostgreSQL refuses payloads of 8,000
+            /// bytes or more unless it was built with another block size. A
+            /// larger event is refused and reported
+            /// (``RelayReport/Kind/eventTooLarge``).
+            public var payloadLimit = 7999
+            /// How many events may wait to be sent, typically while the relay
+            /// reconnects; a post beyond that is refused and reported
+            /// (``RelayReport/Kind/eventNotSent``).
+            public var outgoingCapacity = 10_000
+            /// The delay before the first attempt to reconnect; it doubles with
+            /// each failed attempt, up to ``maximumReconnectDelay``, and each
+            /// delay is drawn at random between half of it and all of it, so
+            /// that instances that lost the same server do not reconnect in step.
+            public var initialReconnectDelay: Duration = .milliseconds(100)
+            /// The longest delay between two attempts to reconnect.
+            public var maximumReconnectDelay: Duration = .seconds(10)
+            /// How long the connection may stay idle before the relay checks it
+            /// with a query; a check that takes as long fails the connection, so
+            /// that a server that vanished without closing it (a network
+            /// partition) is noticed.
+            public var healthCheckInterval: Duration = .seconds(10)
+
+            /// A configuration with the default limits.
+            ///
+            /// - Parameter connection: The server and database to connect to.
+            public init(connection: PostgresConnection.Configuration) {
+                self.connection = connection
+            }
+        }
+    }
+#endif

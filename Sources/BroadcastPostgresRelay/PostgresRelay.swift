@@ -1,0 +1,224 @@
+#if PostgresRelay
+    import Broadcast
+    import Logging
+    import NIOConcurrencyHelpers
+    import ServiceLifecycle
+    import Synchronization
+
+    /// Posts the events of chosen types, posted on this instance's broadcaster,
+    /// on the broadcasters of every other instance connected to the same
+    /// PostgreSQL database, over `LISTEN`/`NOTIFY`.
+    ///
+    /// For an app that runs as several instances behind a load balancer: a cache
+    /// invalidation, a chat message for every instance's WebSocket clients, a
+    /// user signed out, posted as a typed value on one instance, reach the
+    /// listeners of all of them as the same typed value.
+    ///
+    /// ```swift
+    /// let relay = try PostgresRelay(
+    ///     broadcaster: broadcaster,
+    ///     configuration: .init(connection: connection),
+    ///     relaying: [.events(of: CacheInvalidated.self), .events(of: ChatMessage.self, channel: "chat")])
+    /// try await relay.run()  // or add it to a ServiceGroup: it is a Service
+    /// ```
+    ///
+    /// What it does:
+    /// - **Typed, one type at a time.** Each `Codable & Sendable` type in
+    ///   `relaying` travels as JSON on a channel of its own
+    ///   (``RelayedEvents/events(of:channel:sticky:)``). An event posted here
+    ///   is posted once on every other instance, as the same typed value, with
+    ///   ``/Broadcast/Broadcaster/post(_:sticky:isolation:)``; it is not posted
+    ///   here a second time. Received events of a type are posted in the order
+    ///   they were sent; events of different types may be reordered between
+    ///   them (make them one type, an enum, if their order matters).
+    /// - **No echo, no loop.** Every envelope names the instances it has been
+    ///   posted on. A relay posts no event whose envelope names its instance,
+    ///   and sends none that it received and posted itself. Two relays of one
+    ///   broadcaster, connected to two databases, forward each other's events
+    ///   with their path, so that a chain of databases delivers an event once to
+    ///   each instance, and never back to where it was posted. An event that
+    ///   arrives a second time by another route (among the last 4,096 posted
+    ///   here) is not posted again.
+    /// - **Sticky.** A type relayed with `sticky: true` is posted sticky on the
+    ///   receiving instances.
+    /// - **Refusals are reported.** An event whose envelope is over the payload
+    ///   limit (``Configuration/payloadLimit``), that does not encode, or that
+    ///   finds the outgoing buffer full is not sent, and a
+    ///   ``RelayReport`` says so; a notification that is not a relay envelope or
+    ///   whose event does not decode is skipped and reported. The relay goes on;
+    ///   nothing traps.
+    /// - **Reconnects.** After a lost connection the relay reconnects, with a
+    ///   growing random delay, reports the gap (``RelayReport/Kind/resumed``)
+    ///   and resumes. Events posted meanwhile wait in a bounded buffer and are
+    ///   sent once it is connected again.
+    /// - **Stops cleanly.** ``run()`` returns soon after its task is cancelled,
+    ///   having closed its connection. In a `ServiceGroup`, a graceful shutdown
+    ///   stops relaying new events, sends those waiting, then returns.
+    ///
+    /// What it does not promise, because `NOTIFY` does not:
+    /// - **At most once.** A notification reaches only the sessions listening
+    ///   when it is committed. An instance that is starting, restarting or
+    ///   reconnecting misses what is sent meanwhile, and nothing is stored to
+    ///   replay it. An event whose sending a failing connection interrupted may
+    ///   or may not have been delivered (``RelayReport/Kind/eventMayBeLost``);
+    ///   it is not sent again.
+    /// - **No persistence, no exactly-once.** For work that must not be lost or
+    ///   must be done once, use a queue table (`SELECT … FOR UPDATE SKIP LOCKED`)
+    ///   or a transactional outbox, or a log such as Kafka or NATS JetStream,
+    ///   and use the relay to say "look now".
+    /// - **Order per channel only**, which is commit order: the order of the
+    ///   sending instance's posts, and between instances the order their
+    ///   `NOTIFY`s committed.
+    /// - **Small payloads.** PostgreSQL refuses a payload of 8,000 bytes or more;
+    ///   send an identifier and let the receivers read the rest from the
+    ///   database.
+    public final class PostgresRelay: Service, Sendable {
+        /// The broadcaster whose events are relayed.
+        public let broadcaster: Broadcaster
+        /// Where the relay connects, and its limits.
+        public let configuration: Configuration
+        /// The event types relayed.
+        public let relayedEvents: [RelayedEvents]
+
+        private let instance: InstanceIdentity
+        private let routes: [any RelayRoute]
+        private let outgoing: OutgoingQueue
+        private let reporter: RelayReporter
+        private let logger: Logger
+        private let sendingTokens: NIOLockedValueBox<[BroadcastToken]>
+        private let hasRun = Atomic<Bool>(false)
+
+        /// Numbers the relays of this process, for ``RelayCrossing``.
+        private static let relayCount = Atomic<Int>(0)
+
+        /// Makes a relay and starts collecting the events posted on
+        /// `broadcaster`; they are sent once ``run()`` has connected.
+        ///
+        /// - Parameters:
+        ///   - broadcaster: The broadcaster whose events are relayed, and where
+        ///     received events are posted.
+        ///   - configuration: Where to connect, and the relay's limits.
+        ///   - events: The event types to relay, each on its own channel.
+        ///   - logger: Where the relay logs its reports and postgres-nio its
+        ///     connection's events. By default `Logger(label:
+        ///     "BroadcastPostgresRelay")`, which logs through the handler the
+        ///     program gave `LoggingSystem.bootstrap`, or, if it gave none,
+        ///     through swift-log's default: standard error, at level `info`.
+        /// - Throws: ``PostgresRelayError/invalidChannel(_:reason:)``,
+        ///   ``PostgresRelayError/duplicateChannel(_:)`` or
+        ///   ``PostgresRelayError/duplicateEventType(_:)``.
+        public init(
+            broadcaster: Broadcaster,
+            configuration: Configuration,
+            relaying events: [RelayedEvents],
+            logger: Logger = Logger(label: "BroadcastPostgresRelay")
+        ) throws(PostgresRelayError) {
+            var channels: Set<String> = []
+            var types: Set<ObjectIdentifier> = []
+            for relayed in events {
+                if let problem = relayed.channelProblem { throw .invalidChannel(relayed.channel, reason: problem) }
+                guard channels.insert(relayed.channel).inserted else { throw .duplicateChannel(relayed.channel) }
+                guard types.insert(relayed.eventType).inserted else { throw .duplicateEventType(relayed.typeName) }
+            }
+            self.broadcaster = broadcaster
+            self.configuration = configuration
+            self.relayedEvents = events
+            self.logger = logger
+            let instance = InstanceIdentity.of(broadcaster)
+            let outgoing = OutgoingQueue(capacity: configuration.outgoingCapacity)
+            let reporter = RelayReporter(logger: logger)
+            let context = RouteContext(
+                broadcaster: broadcaster, instance: instance,
+                relay: Self.relayCount.add(1, ordering: .relaxed).newValue,
+                payloadLimit: configuration.payloadLimit, outgoing: outgoing, reporter: reporter)
+            let routes = events.map { $0.makeRoute(context) }
+            self.instance = instance
+            self.routes = routes
+            self.outgoing = outgoing
+            self.reporter = reporter
+            self.sendingTokens = NIOLockedValueBox(routes.map { $0.startSending() })
+        }
+
+        /// This instance's identifier in envelopes, for logs: random, shared by
+        /// the relays of the same broadcaster in this process.
+        public var instanceID: String { instance.id }
+
+        /// Where the relay is in its life.
+        public var status: Status { reporter.status }
+
+        /// What the relay has done since it was made.
+        public var counts: Counts { reporter.counters.snapshot }
+
+        /// Returns once the relay listens on every channel: at once if it does,
+        /// or when ``run()`` has connected, or reconnected after a gap.
+        ///
+        /// ```swift
+        /// let running = Task { try await relay.run() }
+        /// try await relay.listening()  // events now flow both ways
+        /// ```
+        ///
+        /// - Throws: The ``PostgresRelayError/connectionFailed(_:)`` of the next
+        ///   attempt to connect that fails first (the relay keeps trying; call
+        ///   again to wait for the next attempt);
+        ///   ``PostgresRelayError/relayStopped`` if the relay has stopped or stops
+        ///   first; `CancellationError` if the waiting task is cancelled.
+        public func listening() async throws {
+            try await reporter.waitUntilListening()
+        }
+
+        /// The reports the relay makes from now on, for one consumer: its
+        /// connection coming and going, and every event it did not send or post.
+        ///
+        /// Each call makes a new stream; a stream keeps the newest 1,000 reports
+        /// its consumer has not read yet (an older unread report is dropped to
+        /// make room: read ``counts`` for totals), and ends once the relay has
+        /// stopped. Every report is logged too, whether or not a stream reads it.
+        public func reports() -> AsyncStream<RelayReport> {
+            reporter.makeStream()
+        }
+
+        /// Connects, listens on every relayed channel, sends the events posted
+        /// here and posts those received, reconnecting whenever the connection
+        /// is lost, until the task is cancelled or, in a `ServiceGroup`, shut
+        /// down gracefully.
+        ///
+        /// A relay runs once. When this returns, its connection is closed, it
+        /// relays nothing more, and every event that was still waiting to be
+        /// sent has been reported (``RelayReport/Kind/eventNotSent``).
+        ///
+        /// - Throws: ``PostgresRelayError/alreadyRun`` if called a second time;
+        ///   nothing else: connection errors are reported and retried.
+        public func run() async throws {
+            guard !hasRun.exchange(true, ordering: .relaxed) else { throw PostgresRelayError.alreadyRun }
+            reporter.status = .connecting
+            await withGracefulShutdownHandler {
+                await RelayConnectionLoop(
+                    configuration: configuration, routes: routes, outgoing: outgoing, reporter: reporter, logger: logger
+                ).run()
+            } onGracefulShutdown: { [self] in
+                // Sends what is waiting, then returns.
+                stopSending()
+                outgoing.close()
+            }
+            stopSending()
+            for notification in outgoing.closeAndTakeAll() {
+                reporter.report(
+                    RelayReport(
+                        .eventNotSent, channel: notification.channel, typeName: notification.typeName,
+                        error: .relayStopped))
+            }
+            reporter.status = .stopped
+            reporter.report(RelayReport(.stopped))
+            reporter.finish()
+        }
+
+        /// Stops collecting the events posted on the broadcaster.
+        private func stopSending() {
+            let tokens = sendingTokens.withLockedValue { tokens in
+                defer { tokens = [] }
+                return tokens
+            }
+            for token in tokens { token.cancel() }
+        }
+    }
+#endif

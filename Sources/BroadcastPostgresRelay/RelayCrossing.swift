@@ -1,0 +1,71 @@
+#if PostgresRelay
+    import Foundation
+
+    /// An event a relay received and is posting on its broadcaster, recorded on
+    /// the posting thread while the post runs.
+    ///
+    /// Every relay of the event's type on that broadcaster has a handler, called
+    /// inside that post on the same thread (handlers registered from code
+    /// isolated to no actor run where the post runs). The handler finds the
+    /// crossing and knows the event came from the database:
+    /// - the relay that posted it sends nothing (it came from that relay's
+    ///   database, and its other instances have it already);
+    /// - another relay of the same broadcaster, connected to another database,
+    ///   forwards it with the event's trail, so that the path keeps naming every
+    ///   instance it has been posted on.
+    ///
+    /// The handler compares the event's JSON, not only its type: a listener that
+    /// posts another event of the same type synchronously while the received one
+    /// is delivered (a reply) makes a post of its own, which is relayed.
+    ///
+    /// Why per thread and not a task-local value: a task-local value would be
+    /// inherited by tasks a listener starts, and their later, unrelated posts
+    /// would be taken for the received event.
+    struct RelayCrossing {
+        /// The broadcaster's instance.
+        let instance: String
+        /// The relay posting.
+        let relay: Int
+        /// The event's type.
+        let eventType: ObjectIdentifier
+        /// The event, encoded as the handler encodes it.
+        let eventJSON: String
+        /// Where the event comes from, this instance included.
+        let trail: RelayTrail
+
+        /// The innermost crossing on the current thread of an event of
+        /// `eventType` on `instance` whose JSON is `eventJSON`.
+        static func current(instance: String, eventType: ObjectIdentifier, eventJSON: String) -> RelayCrossing? {
+            currentStack?.crossings.last { (crossing: RelayCrossing) in
+                crossing.instance == instance && crossing.eventType == eventType && crossing.eventJSON == eventJSON
+            }
+        }
+
+        /// Runs `body` with this crossing recorded on the current thread.
+        func whileCrossing<Result>(_ body: () throws -> Result) rethrows -> Result {
+            let stack = Self.currentStack ?? Self.makeCurrentStack()
+            stack.crossings.append(self)
+            defer { stack.crossings.removeLast() }
+            return try body()
+        }
+
+        /// The crossings in progress on one thread, innermost last.
+        private final class Stack {
+            var crossings: [RelayCrossing] = []
+        }
+
+        private static let key = "BroadcastPostgresRelay.crossingsInProgress"
+
+        /// The current thread's stack, kept in its thread dictionary (which only
+        /// that thread reads or writes); `nil` before its first crossing.
+        private static var currentStack: Stack? {
+            Thread.current.threadDictionary[key] as? Stack
+        }
+
+        private static func makeCurrentStack() -> Stack {
+            let stack = Stack()
+            Thread.current.threadDictionary[key] = stack
+            return stack
+        }
+    }
+#endif

@@ -1,0 +1,59 @@
+#if PostgresRelay
+    /// The text a relay sends as a notification's payload: the event's JSON,
+    /// wrapped with where it comes from.
+    ///
+    /// ```json
+    /// {"v":1,"seq":42,"path":["9f86d081884c7d65","2c26b46b68ffc68f"],"event":{"text":"Hello"}}
+    /// ```
+    ///
+    /// - `v`: the envelope's version; a relay skips (and reports) any other.
+    /// - `seq`: numbers the events the origin, `path[0]`, posted: 1 for the
+    ///   first event of any relayed type posted on that broadcaster after its
+    ///   first relay was made, then one more for each (the relays of one
+    ///   broadcaster share the count; an event not sent keeps its number, so a
+    ///   receiver may see numbers skipped); a new process starts again at 1
+    ///   under a new random instance identifier. A forwarded event keeps its origin's
+    ///   `seq`. With it, `path[0]` and `seq` name one event wherever it travels.
+    /// - `path`: the instances the event has been posted on, its origin first.
+    ///   A relay never posts an event whose path names its own instance: its own
+    ///   notifications come back to it (PostgreSQL delivers a notification to
+    ///   every listening session, the sender's too), and relays chained through
+    ///   several databases would otherwise carry an event back to where it was
+    ///   posted.
+    /// - `event`: the event, as `JSONEncoder` writes it, with sorted keys.
+    struct RelayEnvelope<Event: Decodable>: Decodable {
+        let v: Int
+        let seq: UInt64
+        let path: [String]
+        let event: Event
+    }
+
+    /// The envelope without its event, to tell a payload that is no envelope at
+    /// all from one whose event does not decode.
+    struct RelayEnvelopeHeader: Decodable {
+        /// The version this relay writes and reads.
+        static let currentVersion = 1
+
+        let v: Int
+        let seq: UInt64
+        let path: [String]
+    }
+
+    /// Where an event comes from: its origin's sequence number and the
+    /// instances it has been posted on.
+    struct RelayTrail: Sendable, Equatable {
+        let sequence: UInt64
+        let path: [String]
+
+        /// The payload carrying `eventJSON` along this trail.
+        ///
+        /// Written by hand around the event's JSON, which the handler has
+        /// already encoded (and compared; see `RelayCrossing`): the instance
+        /// identifiers are hexadecimal digits, which need no escaping.
+        func payload(eventJSON: String) -> String {
+            let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
+            return
+                "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\"event\":\(eventJSON)}"
+        }
+    }
+#endif
