@@ -1,6 +1,7 @@
 #if PostgresRelay
     import Broadcast
     import Foundation
+    import NIOConcurrencyHelpers
 
     /// Sends the `Event` values posted on the broadcaster, and posts the ones
     /// received on its channel.
@@ -17,6 +18,15 @@
             return encoder
         }()
         private let decoder = JSONDecoder()
+        /// For a sticky type: the number of this instance's latest change
+        /// sent, and the JSON of the latest state received and posted (see
+        /// ``isOwnLatestChangeToRestore(_:_:)``).
+        private let changes = NIOLockedValueBox(Changes())
+
+        private struct Changes {
+            var latestOwnSequence: UInt64?
+            var latestReceivedJSON: String?
+        }
 
         init(channel: String, sticky: Bool, context: RouteContext) {
             self.channel = channel
@@ -25,12 +35,23 @@
         }
 
         func startSending() -> BroadcastToken {
-            context.broadcaster.addRelayHandler(for: Event.self) { [self] event in
-                send(event)
+            guard sticky else {
+                return context.broadcaster.addRelayHandler(for: Event.self) { [self] event in
+                    send(event)
+                }
+            }
+            // A sticky type's state is relayed: each change of it, whichever
+            // call made it, and not the posts made without `sticky: true`.
+            return context.broadcaster.observeStickyEventChanges(of: Event.self) { [self] change in
+                switch change {
+                case .set(let event): send(event)
+                case .cleared: sendCleared()
+                }
             }
         }
 
-        /// Called inside every post of an `Event` on the broadcaster, on the
+        /// Called inside every post of an `Event` on the broadcaster (or,
+        /// for a sticky type, every change of its sticky state), on the
         /// posting thread.
         private func send(_ event: Event) {
             let eventJSON: String
@@ -40,9 +61,21 @@
                 report(.eventNotSent, .encodingFailed(error))
                 return
             }
+            send(eventJSON, payload: { $0.payload(eventJSON: eventJSON) })
+        }
+
+        /// Called where the sticky `Event` was cleared.
+        private func sendCleared() {
+            send(Self.clearedMarker, payload: { $0.clearedPayload() })
+        }
+
+        /// Sends the envelope `payload` makes along this instance's trail,
+        /// unless the state `stateJSON` was received from this relay's
+        /// database.
+        private func send(_ stateJSON: String, payload makePayload: (RelayTrail) -> String) {
             let trail: RelayTrail
             if let crossing = RelayCrossing.current(
-                instance: context.instance.id, eventType: ObjectIdentifier(Event.self), eventJSON: eventJSON)
+                instance: context.instance.id, eventType: ObjectIdentifier(Event.self), eventJSON: stateJSON)
             {
                 // Received from this relay's database: every instance there has it.
                 guard crossing.relay != context.relay else { return }
@@ -51,14 +84,18 @@
                 trail = crossing.trail
             } else {
                 trail = RelayTrail(sequence: context.instance.nextSequence(), path: [context.instance.id])
+                if sticky {
+                    changes.withLockedValue { $0.latestOwnSequence = max($0.latestOwnSequence ?? 0, trail.sequence) }
+                }
             }
-            let payload = trail.payload(eventJSON: eventJSON)
+            let payload = makePayload(trail)
             let byteCount = payload.utf8.count
             guard byteCount <= context.payloadLimit else {
                 report(.eventTooLarge, .payloadTooLarge(byteCount: byteCount, limit: context.payloadLimit))
                 return
             }
-            let notification = OutgoingNotification(channel: channel, payload: payload, typeName: typeName)
+            let notification = OutgoingNotification(
+                channel: channel, payload: payload, typeName: typeName, keepsState: sticky)
             switch context.outgoing.enqueue(notification) {
             case .enqueued:
                 break
@@ -70,43 +107,121 @@
         }
 
         func receive(_ payload: String) {
+            guard let (envelope, state) = decode(payload) else { return }
+            let seenHere =
+                envelope.path.contains(context.instance.id)
+                || !(envelope.path.isEmpty
+                    || context.instance.recordPosting(origin: envelope.path[0], sequence: envelope.seq))
+            if seenHere {
+                guard sticky, isOwnLatestChangeToRestore(envelope, state) else {
+                    context.reporter.counters.countEcho()
+                    return
+                }
+                context.reporter.counters.countReceived()
+                apply(state, trail: RelayTrail(sequence: envelope.seq, path: envelope.path))
+                return
+            }
+            context.reporter.counters.countReceived()
+            if sticky { changes.withLockedValue { $0.latestReceivedJSON = state.json } }
+            apply(state, trail: RelayTrail(sequence: envelope.seq, path: envelope.path + [context.instance.id]))
+        }
+
+        /// Whether `envelope`, this instance's own change come back, is to be
+        /// posted again.
+        ///
+        /// Notifications arrive in commit order, this instance's own too. A
+        /// state received after this instance's latest change and before that
+        /// change came back was committed before it: the change, committed
+        /// last, is the state again, so that every instance ends on the last
+        /// state committed. So the latest change is posted again when the
+        /// broadcaster holds the state received last instead. Otherwise an own
+        /// change coming back is not posted: not an older one while a newer is
+        /// on its way (the state would go back and forth), nor one taken
+        /// here since (a take is local).
+        private func isOwnLatestChangeToRestore(_ envelope: RelayEnvelope<Event>, _ state: State) -> Bool {
+            guard envelope.path.first == context.instance.id else { return false }
+            let (latestOwn, latestReceived) = changes.withLockedValue { ($0.latestOwnSequence, $0.latestReceivedJSON) }
+            guard latestOwn == envelope.seq, let latestReceived else { return false }
+            let current = currentStateJSON()
+            return current == latestReceived && current != state.json
+        }
+
+        func restore(_ payload: String) {
+            guard sticky, let (envelope, state) = decode(payload) else { return }
+            // Marked as posted here, so that its notification, if it arrives
+            // after this read, is not posted a second time.
+            if let origin = envelope.path.first {
+                _ = context.instance.recordPosting(origin: origin, sequence: envelope.seq)
+            }
+            guard state.json != currentStateJSON() else { return }
+            context.reporter.counters.countReceived()
+            changes.withLockedValue { $0.latestReceivedJSON = state.json }
+            let path =
+                envelope.path.contains(context.instance.id) ? envelope.path : envelope.path + [context.instance.id]
+            apply(state, trail: RelayTrail(sequence: envelope.seq, path: path))
+        }
+
+        /// An envelope's state: its event and that event's JSON, or, for a
+        /// cleared sticky state, no event and ``clearedMarker``.
+        private struct State {
+            let event: Event?
+            let json: String
+        }
+
+        /// The envelope `payload` carries and its state; nil, having reported
+        /// the payload skipped, if it carries none this route can post.
+        private func decode(_ payload: String) -> (RelayEnvelope<Event>, State)? {
             let envelope: RelayEnvelope<Event>
+            let event: Event?
             do {
                 envelope = try decoder.decode(RelayEnvelope<Event>.self, from: Data(payload.utf8))
+                guard envelope.v == RelayEnvelopeHeader.currentVersion else {
+                    report(.payloadSkipped, .unsupportedEnvelopeVersion(envelope.v))
+                    return nil
+                }
+                event = try envelope.state()
+                // Only a sticky type has a state to clear.
+                if event == nil, !sticky { throw RelayEnvelope<Event>.MissingEvent() }
             } catch {
                 report(.payloadSkipped, problem(with: payload, decodingError: error))
-                return
+                return nil
             }
-            guard envelope.v == RelayEnvelopeHeader.currentVersion else {
-                report(.payloadSkipped, .unsupportedEnvelopeVersion(envelope.v))
-                return
-            }
-            guard !envelope.path.contains(context.instance.id),
-                envelope.path.isEmpty
-                    || context.instance.recordPosting(origin: envelope.path[0], sequence: envelope.seq)
-            else {
-                context.reporter.counters.countEcho()
-                return
-            }
-            let eventJSON: String
+            guard let event else { return (envelope, State(event: nil, json: Self.clearedMarker)) }
             do {
-                eventJSON = try encode(envelope.event)
+                return (envelope, State(event: event, json: try encode(event)))
             } catch {
                 // Without its text the relay's handler could not recognise the
                 // event, and would send it back.
                 report(.payloadSkipped, .encodingFailed(error))
-                return
-            }
-            let crossing = RelayCrossing(
-                instance: context.instance.id, relay: context.relay, eventType: ObjectIdentifier(Event.self),
-                eventJSON: eventJSON,
-                trail: RelayTrail(sequence: envelope.seq, path: envelope.path + [context.instance.id])
-            )
-            context.reporter.counters.countReceived()
-            crossing.whileCrossing {
-                _ = context.broadcaster.post(envelope.event, sticky: sticky, isolation: nil)
+                return nil
             }
         }
+
+        /// Posts `state` on the broadcaster (sticky, for a sticky type), or
+        /// clears the sticky `Event`, as received along `trail`.
+        private func apply(_ state: State, trail: RelayTrail) {
+            let crossing = RelayCrossing(
+                instance: context.instance.id, relay: context.relay, eventType: ObjectIdentifier(Event.self),
+                eventJSON: state.json, trail: trail)
+            crossing.whileCrossing {
+                if let event = state.event {
+                    _ = context.broadcaster.post(event, sticky: sticky, isolation: nil)
+                } else {
+                    context.broadcaster.clearStickyEvent(for: Event.self)
+                }
+            }
+        }
+
+        /// The JSON of the sticky `Event` the broadcaster keeps now, or
+        /// ``clearedMarker`` if it keeps none.
+        private func currentStateJSON() -> String {
+            guard let current = context.broadcaster.stickyEvent(for: Event.self) else { return Self.clearedMarker }
+            return (try? encode(current)) ?? Self.clearedMarker
+        }
+
+        /// Stands for "no sticky state" where a state's JSON is compared: no
+        /// JSON text is empty.
+        private static var clearedMarker: String { "" }
 
         private func encode(_ event: Event) throws -> String {
             String(decoding: try encoder.encode(event), as: UTF8.self)

@@ -6,6 +6,9 @@
         let channel: String
         let payload: String
         let typeName: String
+        /// Whether the payload is a sticky state, kept in the sticky table in
+        /// the statement that sends it.
+        let keepsState: Bool
     }
 
     /// The events posted on this instance, in posting order, from the handlers

@@ -25,15 +25,20 @@
         /// closes the connection, which fails the query, so that a server that
         /// stopped answering does not keep the task either.
         func runToEnd(_ query: PostgresQuery, logger: Logger) async throws {
+            _ = try await rowsToEnd(query, logger: logger)
+        }
+
+        /// ``runToEnd(_:logger:)``, returning the rows read.
+        func rowsToEnd(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
             let connection = self
-            let result: EventLoopFuture<Void> = eventLoop.flatSubmit {
+            let result: EventLoopFuture<[PostgresRow]> = eventLoop.flatSubmit {
                 guard !connection.isClosed else {
                     return connection.eventLoop.makeFailedFuture(ClosedBeforeWriting())
                 }
                 let rows: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
-                return rows.map { _ in }
+                return rows.map(\.rows)
             }
-            try await withTaskCancellationHandler {
+            return try await withTaskCancellationHandler {
                 try await result.get()
             } onCancel: {
                 let closed: EventLoopFuture<Void> = connection.close()

@@ -39,8 +39,13 @@
     ///   each instance, and never back to where it was posted. An event that
     ///   arrives a second time by another route (among the last 4,096 posted
     ///   here) is not posted again.
-    /// - **Sticky.** A type relayed with `sticky: true` is posted sticky on the
-    ///   receiving instances.
+    /// - **Sticky state, kept.** For a type relayed with `sticky: true`, each
+    ///   change of the sticky state (a sticky post, `setStickyEvent`, a clear;
+    ///   not a take, which is local) is posted sticky, or cleared, on the
+    ///   receiving instances, and kept in the table `broadcast_relay_sticky`
+    ///   in the statement that sends it; a relay reads it when it listens, at
+    ///   start and after each gap, so that a new or resumed instance has the
+    ///   state. Every instance ends on the last state committed.
     /// - **Refusals are reported.** An event whose envelope is over the payload
     ///   limit (``Configuration/payloadLimit``), that does not encode, or that
     ///   finds the outgoing buffer full is not sent, and a
@@ -59,7 +64,7 @@
     /// - **At most once.** A notification reaches only the sessions listening
     ///   when it is committed. An instance that is starting, restarting or
     ///   reconnecting misses what is sent meanwhile, and nothing is stored to
-    ///   replay it. An event whose sending a failing connection interrupted may
+    ///   replay it, but for the latest state of each type relayed sticky. An event whose sending a failing connection interrupted may
     ///   or may not have been delivered (``RelayReport/Kind/eventMayBeLost``);
     ///   it is not sent again.
     /// - **No persistence, no exactly-once.** For work that must not be lost or

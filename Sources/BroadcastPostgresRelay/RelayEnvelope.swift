@@ -21,11 +21,30 @@
     ///   several databases would otherwise carry an event back to where it was
     ///   posted.
     /// - `event`: the event, as `JSONEncoder` writes it, with sorted keys.
+    /// - `cleared`: `true`, in place of `event`, in the envelope of a sticky
+    ///   state cleared on a type relayed with `sticky: true`
+    ///   (`{"v":1,"seq":43,"path":["9f86d081884c7d65"],"cleared":true}`). A
+    ///   relay that does not know the field finds no event to decode, and
+    ///   skips (and reports) the payload.
     struct RelayEnvelope<Event: Decodable>: Decodable {
         let v: Int
         let seq: UInt64
         let path: [String]
-        let event: Event
+        let event: Event?
+        let cleared: Bool?
+
+        /// What the envelope carries: an event, or, for a cleared sticky
+        /// state, nil; throws if it carries neither.
+        func state() throws -> Event? {
+            if cleared == true { return nil }
+            guard let event else { throw MissingEvent() }
+            return event
+        }
+
+        /// An envelope with neither an event nor `"cleared":true`.
+        struct MissingEvent: Error, CustomStringConvertible {
+            var description: String { "the envelope has no event and does not say the state is cleared" }
+        }
     }
 
     /// The envelope without its event, to tell a payload that is no envelope at
@@ -51,9 +70,18 @@
         /// already encoded (and compared; see `RelayCrossing`): the instance
         /// identifiers are hexadecimal digits, which need no escaping.
         func payload(eventJSON: String) -> String {
+            payload(carrying: "\"event\":\(eventJSON)")
+        }
+
+        /// The payload saying, along this trail, that a sticky state was
+        /// cleared.
+        func clearedPayload() -> String {
+            payload(carrying: "\"cleared\":true")
+        }
+
+        private func payload(carrying field: String) -> String {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
-            return
-                "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\"event\":\(eventJSON)}"
+            return "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\(field)}"
         }
     }
 #endif

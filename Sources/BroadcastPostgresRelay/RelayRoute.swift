@@ -11,6 +11,12 @@
         func startSending() -> BroadcastToken
         /// Posts the event a notification on ``channel`` carries.
         func receive(_ payload: String)
+        /// Whether its events are sent as a sticky state, kept in the sticky
+        /// table (``StickyStateTable``) as they are sent.
+        var sticky: Bool { get }
+        /// Posts, or clears, the sticky state a row of the sticky table holds,
+        /// read after listening, unless the broadcaster holds it already.
+        func restore(_ payload: String)
     }
 
     /// What every route of one relay shares.

@@ -28,7 +28,14 @@
         /// graceful shutdown) or the task is cancelled, and throws when the
         /// connection fails.
         nonisolated(nonsending) func run(onListening: () -> Void) async throws {
+            let stickyRoutes = routes.filter(\.sticky)
+            if !stickyRoutes.isEmpty {
+                try await connection.runToEnd(StickyStateTable.create, logger: logger)
+            }
             try await listen(to: routes[...], listening: []) { listening in
+                // Read once listening, at start and after each gap: a state
+                // committed after the read arrives as a notification.
+                try await restoreStates(of: stickyRoutes)
                 onListening()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (route, notifications) in listening {
@@ -65,6 +72,16 @@
             }
         }
 
+        /// Posts, or clears, the sticky states the table keeps for `routes`.
+        private func restoreStates(of routes: [any RelayRoute]) async throws {
+            guard !routes.isEmpty else { return }
+            let rows = try await connection.rowsToEnd(StickyStateTable.read(routes.map(\.channel)), logger: logger)
+            for row in rows {
+                let (channel, envelope) = try row.decode((String, String).self)
+                routes.first { $0.channel == channel }?.restore(envelope)
+            }
+        }
+
         /// Sends the waiting events in batches, in order, until the queue is
         /// closed and empty or the task is cancelled.
         private func sendWaitingEvents() async throws {
@@ -84,7 +101,9 @@
         /// line for the next connection, those not tried yet.
         private func send(_ batch: [OutgoingNotification]) async throws {
             do {
-                if batch.count == 1 {
+                if batch.contains(where: \.keepsState) {
+                    try await connection.runToEnd(StickyStateTable.send(batch), logger: logger)
+                } else if batch.count == 1 {
                     try await connection.runToEnd(
                         "SELECT pg_notify(\(batch[0].channel), \(batch[0].payload))", logger: logger)
                 } else {

@@ -16,7 +16,8 @@
     public struct RelayedEvents: Sendable {
         /// The PostgreSQL channel the events travel on.
         public let channel: String
-        /// Whether a received event is posted as the sticky event
+        /// Whether the sticky state is relayed, and kept for later instances:
+        /// a received event is posted as the sticky event
         /// (``/Broadcast/Broadcaster/post(_:sticky:isolation:)`` with
         /// `sticky: true`).
         public let sticky: Bool
@@ -35,11 +36,13 @@
         ///     `String(reflecting:)` spells it (`"MyApp.ChatMessage"`). Name it
         ///     when instances built from different modules, or from different
         ///     versions in which the type moved, must understand each other.
-        ///   - sticky: Whether each received event is posted as the sticky
-        ///     `Event` on the receiving instances, so that a handler registering
-        ///     there later with `receivingSticky: true` receives it at once. Post
-        ///     such events with `sticky: true` on every instance too, so that the
-        ///     instance that posted one keeps it as well.
+        ///   - sticky: Whether the relay carries the sticky `Event` instead of
+        ///     the posts: each change of it made on an instance (a post with
+        ///     `sticky: true`, `setStickyEvent(_:)`, `clearStickyEvent(for:)`)
+        ///     is posted sticky, or cleared, on the others, and kept in the
+        ///     database, so that an instance that starts or resumes later has
+        ///     it once it listens. A post without `sticky: true` is not relayed;
+        ///     a take (`takeStickyEvent(for:)`) is local.
         /// - Returns: The description of the relayed events, for
         ///   ``PostgresRelay/init(broadcaster:configuration:relaying:logger:)``.
         public static func events<Event: Codable & Sendable>(

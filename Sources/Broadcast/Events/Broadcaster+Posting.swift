@@ -38,6 +38,7 @@ extension Broadcaster {
             sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: calls.call,
             escaping: calls)
         announceStickyEventChange(of: Event.self)
+        tellStickyEventChange(.set(event), isolation: isolation)
         return count
     }
 
@@ -51,6 +52,7 @@ extension Broadcaster {
                 announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle,
                 calls.call))
         announceStickyEventChange(of: Event.self)
+        tellStickyEventChange(.set(event))
     }
 
     /// A post's calls, to listeners and to handlers, in the form a scheduled
@@ -80,6 +82,7 @@ extension Broadcaster {
     /// Forgets the sticky `Event`, if any.
     public func clearStickyEvent<Event: Sendable>(for eventType: Event.Type) {
         _ = clearSticky(of: Event.self, ifStill: nil)
+        tellStickyEventChange(StickyEventChange<Event>.cleared)
     }
 }
 

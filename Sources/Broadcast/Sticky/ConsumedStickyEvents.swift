@@ -58,7 +58,9 @@ extension Broadcaster {
     /// - Returns: Whether it was cleared.
     @discardableResult
     public func clearStickyEvent<Event: Sendable>(ifStill state: StickyEventState<Event>) -> Bool {
-        clearSticky(of: Event.self, ifStill: state.generation) != nil
+        guard clearSticky(of: Event.self, ifStill: state.generation) != nil else { return false }
+        tellStickyEventChange(StickyEventChange<Event>.cleared)
+        return true
     }
 
     /// Clears the sticky `Event` (if it is still generation `expected`, when

@@ -1,0 +1,75 @@
+/// A change of the sticky `Event` made on a broadcaster, as told to an
+/// observer registered with ``Broadcaster/observeStickyEventChanges(of:_:)``.
+///
+/// Package access: for the PostgreSQL relay, which sends every change of a
+/// sticky state it relays, not only the posts its handler sees.
+package enum StickyEventChange<Event: Sendable>: Sendable {
+    /// Kept by `post(_:sticky: true)` or `setStickyEvent(_:)`.
+    case set(Event)
+    /// Cleared by `clearStickyEvent(for:)` (told even if none was kept: the
+    /// call says there is none), or by `clearStickyEvent(ifStill:)` when it
+    /// cleared.
+    case cleared
+}
+
+/// What an observer of sticky changes is, to the listener table: an object
+/// reached by a broadcast to this protocol only.
+protocol StickyEventChangeObserving<Event>: AnyObject, Sendable {
+    associatedtype Event: Sendable
+    func stickyEventChanged(_ change: StickyEventChange<Event>)
+}
+
+/// The object behind one ``Broadcaster/observeStickyEventChanges(of:_:)``,
+/// held by its token only.
+private final class StickyEventChangeObserver<Event: Sendable>: StickyEventChangeObserving {
+    private let observe: @Sendable (StickyEventChange<Event>) -> Void
+
+    init(_ observe: @escaping @Sendable (StickyEventChange<Event>) -> Void) {
+        self.observe = observe
+    }
+
+    func stickyEventChanged(_ change: StickyEventChange<Event>) {
+        observe(change)
+    }
+}
+
+extension Broadcaster {
+    /// Calls `observer` with each change of the sticky `Event` made on this
+    /// broadcaster from now on, until the token is cancelled or released:
+    /// synchronously, on the thread that made the change, after it was made,
+    /// with no lock held (it may make a change in turn, which it is told of
+    /// before its call returns).
+    ///
+    /// Told: a sticky post and `setStickyEvent(_:)` (``StickyEventChange/set(_:)``),
+    /// `clearStickyEvent(for:)` and a `clearStickyEvent(ifStill:)` that
+    /// cleared (``StickyEventChange/cleared``). Not told: a take
+    /// (`takeStickyEvent(for:)`, a handler registered with
+    /// `consumingSticky: true`), which consumes the state where it is taken,
+    /// and `clearAllStickyBroadcasts()`, a reset of this broadcaster.
+    ///
+    /// Changes made on two threads at once may be told in the other order
+    /// than they were made: an observer that needs the latest state reads it.
+    package func observeStickyEventChanges<Event: Sendable>(
+        of _: Event.Type,
+        _ observer: @escaping @Sendable (StickyEventChange<Event>) -> Void
+    ) -> BroadcastToken {
+        let listener = StickyEventChangeObserver(observer)
+        let entry = ListenerEntry(
+            object: listener, isolation: nil, onlyProtocol: (any StickyEventChangeObserving<Event>).self,
+            isSendable: true)
+        register(entry, receivingSticky: false, from: nil)
+        return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
+            self?.unregister(entry)
+        }
+    }
+
+    /// Tells the observers of `Event`'s sticky changes about `change`, just
+    /// made on this thread.
+    func tellStickyEventChange<Event: Sendable>(
+        _ change: StickyEventChange<Event>, isolation: isolated (any Actor)? = #isolation
+    ) {
+        broadcast(to: (any StickyEventChangeObserving<Event>).self, with: change, isolation: isolation) {
+            $0.stickyEventChanged($1)
+        }
+    }
+}
