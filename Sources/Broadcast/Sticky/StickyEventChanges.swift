@@ -1,5 +1,5 @@
 /// A change of the sticky `Event` made on a broadcaster, as told to an
-/// observer registered with ``Broadcaster/observeStickyEventChanges(of:_:)``.
+/// observer registered with `observeStickyEventChanges(of:_:)`.
 ///
 /// Package access: for the PostgreSQL relay, which sends every change of a
 /// sticky state it relays, not only the posts its handler sees.
@@ -19,7 +19,7 @@ protocol StickyEventChangeObserving<Event>: AnyObject, Sendable {
     func stickyEventChanged(_ change: StickyEventChange<Event>)
 }
 
-/// The object behind one ``Broadcaster/observeStickyEventChanges(of:_:)``,
+/// The object behind one `observeStickyEventChanges(of:_:)`,
 /// held by its token only.
 private final class StickyEventChangeObserver<Event: Sendable>: StickyEventChangeObserving {
     private let observe: @Sendable (StickyEventChange<Event>) -> Void
@@ -40,9 +40,9 @@ extension Broadcaster {
     /// with no lock held (it may make a change in turn, which it is told of
     /// before its call returns).
     ///
-    /// Told: a sticky post and `setStickyEvent(_:)` (``StickyEventChange/set(_:)``),
+    /// Told: a sticky post and `setStickyEvent(_:)` (`.set`),
     /// `clearStickyEvent(for:)` and a `clearStickyEvent(ifStill:)` that
-    /// cleared (``StickyEventChange/cleared``). Not told: a take
+    /// cleared (`.cleared`). Not told: a take
     /// (`takeStickyEvent(for:)`, a handler registered with
     /// `consumingSticky: true`), which consumes the state where it is taken,
     /// and `clearAllStickyBroadcasts()`, a reset of this broadcaster.
