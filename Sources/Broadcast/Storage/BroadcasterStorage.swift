@@ -40,9 +40,7 @@ extension StorageLock {
     /// latest change (0 if it never changed), read together: a change made
     /// between two reads would pair a state with a newer change's generation.
     func stickySnapshot(for protocolID: ObjectIdentifier) -> (latest: StickyBroadcast?, change: UInt64) {
-        withLock { storage, _ in
-            (storage.sticky.latest(for: protocolID), storage.sticky.latestChange(for: protocolID))
-        }
+        withLock { storage, _ in storage.sticky.snapshot(for: protocolID) }
     }
 
     func clearSticky(for protocolID: ObjectIdentifier, ifStill expected: UInt64?) -> StickyBroadcast? {
@@ -288,9 +286,12 @@ struct StickyBroadcasts {
         return cleared
     }
 
-    /// The generation of `protocolID`'s latest change; 0 if it never had one.
-    func latestChange(for protocolID: ObjectIdentifier) -> UInt64 {
-        changes[protocolID] ?? 0
+    /// The latest sticky broadcast to `protocolID` and the generation of
+    /// `protocolID`'s latest change (0 if it never had one). The generation is
+    /// read only with its state: apart, a state could be paired with a newer
+    /// change's generation, and a reader keeping the newest would then keep it.
+    func snapshot(for protocolID: ObjectIdentifier) -> (latest: StickyBroadcast?, change: UInt64) {
+        (latest(for: protocolID), changes[protocolID] ?? 0)
     }
 
     /// A new generation, newer than every one given before by any

@@ -3,6 +3,8 @@
 // the floor: the same traffic written by hand with postgres-nio (JSON
 // encoded, `SELECT pg_notify` awaited, `LISTEN`, JSON decoded). Relay and
 // floor alternate, round after round, so that both see the same machine.
+// Then the server restarts under a steady stream of posts, and the time to
+// the first event delivered again is measured.
 //
 //     swift run -c release RelayBenchmark [--rounds N] [--quick]
 
@@ -28,6 +30,7 @@ logger.logLevel = .critical
 print("Load average before: \(loadAverage())")
 let server = try await PostgresTestServer.start()
 var results: [String: [Measurement]] = ["floor": [], "relay": []]
+var restarts: [RestartMeasurement] = []
 do {
     for round in 1...rounds {
         // Alternate which goes first, so that neither always follows the other.
@@ -39,6 +42,14 @@ do {
                 : try await measureRelay(on: server, size: size, logger: logger)
             results[name, default: []].append(measurement)
             print("round \(round) \(name): \(measurement)")
+        }
+    }
+    for round in 1...(quick ? 1 : 3) {
+        let restart = try await measureRestart(on: server, logger: logger)
+        restarts.append(restart)
+        print("restart \(round): \(restart)")
+        guard restart.accounted == restart.posted else {
+            throw BenchmarkFailure("the relay did not account for every post across the restart")
         }
     }
 } catch {
@@ -59,4 +70,11 @@ for name in ["floor", "relay"] {
 print("")
 print(
     "Each cell: median of \(rounds) rounds [lowest–highest]; latency from \(size.latencySamples) events, one in flight."
+)
+print("")
+print(
+    "Server restart (`pg_ctl restart -m fast`, an event posted every millisecond), first event delivered again: "
+        + "\(spread(restarts.map { Double(milliseconds($0.fromRestart)) }, unit: " ms")) after the restart began, "
+        + "\(spread(restarts.map { Double(milliseconds($0.fromServerBack)) }, unit: " ms")) after the server was back; "
+        + "median of \(restarts.count) [lowest–highest]."
 )
