@@ -157,6 +157,9 @@
         /// Returns once the relay listens on every channel: at once if it does,
         /// or when ``run()`` has connected, or reconnected after a gap.
         ///
+        /// By then the sticky state of every type relayed with `sticky: true`
+        /// has been read from the database and posted (see ``RelayedEvents``).
+        ///
         /// ```swift
         /// let running = Task { try await relay.run() }
         /// try await relay.listening()  // events now flow both ways
