@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A change of the sticky `Event` made on a broadcaster, as told to an
 /// observer registered with `observeStickyEventChanges(of:_:)`.
 ///
@@ -54,12 +56,16 @@ extension Broadcaster {
         _ observer: @escaping @Sendable (StickyEventChange<Event>) -> Void
     ) -> BroadcastToken {
         let listener = StickyEventChangeObserver(observer)
+        // Counted before it is registered, so that a change made once this
+        // returns is told.
+        StickyEventChangeObservers.count.add(1, ordering: .relaxed)
         let entry = ListenerEntry(
             object: listener, isolation: nil, onlyProtocol: (any StickyEventChangeObserving<Event>).self,
             isSendable: true)
         register(entry, receivingSticky: false, from: nil)
         return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
             self?.unregister(entry)
+            StickyEventChangeObservers.count.subtract(1, ordering: .relaxed)
         }
     }
 
@@ -68,8 +74,17 @@ extension Broadcaster {
     func tellStickyEventChange<Event: Sendable>(
         _ change: StickyEventChange<Event>, isolation: isolated (any Actor)? = #isolation
     ) {
+        // An app that registers none (every app without the relay) pays a
+        // load, not a broadcast, for each change.
+        guard StickyEventChangeObservers.count.load(ordering: .relaxed) > 0 else { return }
         broadcast(to: (any StickyEventChangeObserving<Event>).self, with: change, isolation: isolation) {
             $0.stickyEventChanged($1)
         }
     }
+}
+
+/// The observers of sticky changes registered on every broadcaster of the
+/// process and not yet unregistered.
+private enum StickyEventChangeObservers {
+    static let count = Atomic<Int>(0)
 }
