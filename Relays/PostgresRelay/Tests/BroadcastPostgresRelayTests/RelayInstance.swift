@@ -30,7 +30,8 @@ final class RelayInstance: Sendable {
     init(
         _ name: String,
         connections: [PostgresRelay.Configuration],
-        relaying events: [RelayedEvents] = RelayInstance.defaultEvents
+        relaying events: [RelayedEvents] = RelayInstance.defaultEvents,
+        beforeRelaying prepare: (Broadcaster) -> Void = { _ in }
     ) throws {
         self.name = name
         // RELAY_TEST_LOG=debug (or trace, info, …) shows the relays' logs.
@@ -38,6 +39,7 @@ final class RelayInstance: Sendable {
         logger.logLevel =
             ProcessInfo.processInfo.environment["RELAY_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let broadcaster = broadcaster
+        prepare(broadcaster)
         let relays = try connections.map { configuration in
             try PostgresRelay(broadcaster: broadcaster, configuration: configuration, relaying: events, logger: logger)
         }
@@ -66,14 +68,16 @@ final class RelayInstance: Sendable {
         for task in running { task.cancel() }
     }
 
-    /// An instance with one relay, connected to `server`.
+    /// An instance with one relay, connected to `server`; `prepare` runs on
+    /// its broadcaster before the relay is made.
     convenience init(
         _ name: String, server: PostgresTestServer, relaying events: [RelayedEvents] = RelayInstance.defaultEvents,
-        configure: (inout PostgresRelay.Configuration) -> Void = { _ in }
+        configure: (inout PostgresRelay.Configuration) -> Void = { _ in },
+        beforeRelaying prepare: (Broadcaster) -> Void = { _ in }
     ) throws {
         var configuration = PostgresRelay.Configuration(connection: server.connection)
         configure(&configuration)
-        try self.init(name, connections: [configuration], relaying: events)
+        try self.init(name, connections: [configuration], relaying: events, beforeRelaying: prepare)
     }
 
     /// An instance whose relay tries to connect to a port where no server
