@@ -29,7 +29,7 @@ extension Broadcaster {
                 makingEscaping: { Self.escapingCalls(with: event) })
         }
         // A sticky post also keeps the value, for `stickyEvent(for:)`, and
-        // tells the value's observers (``StickyEventObserver``).
+        // tells the value's observers (``StickyChangeHandler``).
         let calls = Self.escapingCalls(with: event)
         let sticky = StickyBroadcast(
             for: (any EventListener<Event>).self, onMainActor: false, event: event,

@@ -6,7 +6,7 @@ import Synchronization
 struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
     let event: (any Sendable)?
-    /// For a sticky event: tells its observers (``StickyEventObserver``)
+    /// For a sticky event: tells its observers (``StickyChangeHandler``)
     /// that the state changed, once this one is cleared.
     let announceChange: (@Sendable (Broadcaster) -> Void)?
     private(set) var generation: StickyGeneration
