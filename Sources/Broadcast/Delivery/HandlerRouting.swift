@@ -87,7 +87,7 @@ enum HandlerRouting {
     {
         if context.isolation == nil, !context.isOnMainQueue, !context.isInTask { return .anywhere }
         guard let box = entry.isolationBox else {
-            return context.castsAreDefinitive(on: MainActor.shared) ? .on(IsolationBox.mainActorID) : nil
+            return context.castsAreDefinitiveOnMainActor ? .on(IsolationBox.mainActorID) : nil
         }
         return context.castsAreDefinitive(on: box.actor) ? .on(ObjectIdentifier(box)) : nil
     }
@@ -98,7 +98,7 @@ enum HandlerRouting {
         _ proof: EventListenerAdapter.Proof, for entry: ListenerEntry, in context: inout DeliveryContext
     ) -> Bool {
         guard case .on(let place) = proof else { return true }
-        if place == IsolationBox.mainActorID { return context.castsAreDefinitive(on: MainActor.shared) }
+        if place == IsolationBox.mainActorID { return context.castsAreDefinitiveOnMainActor }
         guard let box = entry.isolationBox, ObjectIdentifier(box) == place else { return false }
         return context.castsAreDefinitive(on: box.actor)
     }

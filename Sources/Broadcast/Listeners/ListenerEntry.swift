@@ -35,7 +35,7 @@ final class ListenerEntry: @unchecked Sendable {
 
     /// Made only for a single-protocol registration or a sticky call, so that
     /// an entry fits a 64-byte allocation.
-    private let extras = AtomicLazyReference<EntryExtras>()
+    private let extras = StoredOnce<EntryExtras>()
 
     #if DEBUG
         let registrationSite: RegistrationSite?
@@ -192,8 +192,8 @@ struct RegistrationSite: Sendable {
 
 final class EntryExtras: Sendable {
     let onlyProtocolType: Any.Type?
-    let progress = AtomicLazyReference<StickyProgress>()
-    let eventListenerAdapter = AtomicLazyReference<EventListenerAdapter>()
+    let progress = StoredOnce<StickyProgress>()
+    let eventListenerAdapter = StoredOnce<EventListenerAdapter>()
 
     init(onlyProtocolType: Any.Type?) {
         self.onlyProtocolType = onlyProtocolType
