@@ -7,7 +7,8 @@ extension Broadcaster {
     /// (`reachesHandlers`), and makes its escaping form too.
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
-        handling handle: HandlerCall = { _ in }, reachesHandlers: Bool = false, adapting adapt: Adapting<P>? = nil,
+        handling handle: HandlerCall = { _ in }, reachesHandlers: Bool = false,
+        adapting adapt: Adapting<P> = { _, _ in nil },
         makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
@@ -33,7 +34,7 @@ extension Broadcaster {
     /// members: every listener is among them or registers later and is replayed it.
     func sendSticky<P>(
         _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
-        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P>? = nil
+        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P> = { _, _ in nil }
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
         let (read, generation) = storage.withLock { storage, releases in
@@ -189,7 +190,7 @@ enum Delivery {
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>? = nil
+        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P> = { _, _ in nil }
     ) {
         if let sticky {
             return deliver(
@@ -211,7 +212,7 @@ enum Delivery {
     static func deliver<P>(
         to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
         into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool,
-        adapting adapt: Adapting<P>?
+        adapting adapt: Adapting<P>
     ) {
         guard let object = entry.liveObject else { return }
         var answers = ActorAnswers()
@@ -225,7 +226,7 @@ enum Delivery {
     private static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>?
+        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>
     ) {
         var answers = ActorAnswers()
         for entry in members {

@@ -22,12 +22,14 @@ enum HandlerRouting {
     /// Any other object of a post (an ``EventListener``) is called through
     /// the ``EventListenerAdapter`` its entry keeps, as a handler, where the
     /// adapter's proof holds; otherwise it is cast by ``Routing``, and a live
-    /// post (`adapt`) that can prove where the cast holds makes the adapter.
+    /// post (`adapt`, which the other calls of a post leave returning nil)
+    /// that can prove where the cast holds makes the adapter.
     @inline(__always)
     static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
         reachesHandlers: Bool, in context: inout DeliveryContext, answers: inout ActorAnswers,
-        calling call: (P) -> Void, handling handle: (EventHandler) -> Void, adapting adapt: Adapting<P>? = nil
+        calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
+        adapting adapt: Adapting<P> = { _, _ in nil }
     ) -> Route {
         guard reachesHandlers, type(of: object) is EventHandler.Type else {
             guard reachesHandlers else {
@@ -50,7 +52,7 @@ enum HandlerRouting {
     private static func routeListener<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
         answers: inout ActorAnswers, calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
-        adapting adapt: Adapting<P>?
+        adapting adapt: Adapting<P>
     ) -> Route {
         if let adapter = entry.eventListenerAdapter {
             guard adapter.postKey == ObjectIdentifier(P.self), holds(adapter.proof, for: entry, in: &context) else {
@@ -60,7 +62,7 @@ enum HandlerRouting {
             }
             return route(adapter, of: entry, in: &context, answers: &answers, handle)
         }
-        guard let adapt, let proof = proof(for: entry, in: &context) else {
+        guard let proof = proof(for: entry, in: &context) else {
             return Routing.route(
                 consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
                 calling: call)
@@ -130,5 +132,9 @@ enum HandlerRouting {
 }
 
 /// A live post's maker of an ``EventListenerAdapter`` for an object its cast
-/// proved a `P`: typed, made by the post that knows the event.
-typealias Adapting<P> = (P, EventListenerAdapter.Proof) -> EventListenerAdapter
+/// proved a `P`.
+///
+/// Typed, made by the post that knows the event; a non-optional,
+/// non-escaping parameter, so that a post allocates no context for it (an
+/// optional closure escapes).
+typealias Adapting<P> = (P, EventListenerAdapter.Proof) -> EventListenerAdapter?

@@ -26,7 +26,7 @@ extension Broadcaster {
             return send(
                 to: (any EventListener<Event>).self, onMainActor: false, from: isolation,
                 calling: { $0.receive(event) }, handling: { $0.receive(posted: event) }, reachesHandlers: true,
-                adapting: Self.adapter, makingEscaping: { Self.escapingCalls(with: event) })
+                adapting: { Self.adapter(for: $0, proof: $1) }, makingEscaping: { Self.escapingCalls(with: event) })
         }
         // A sticky post also keeps the value, for `stickyEvent(for:)`, and
         // tells the value's observers (``StickyChangeHandler``).
@@ -36,7 +36,7 @@ extension Broadcaster {
             announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle, calls.call)
         let count = sendSticky(
             sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: calls.call,
-            escaping: calls, adapting: Self.adapter)
+            escaping: calls, adapting: { Self.adapter(for: $0, proof: $1) })
         announceStickyEventChange(of: Event.self)
         return count
     }

@@ -60,9 +60,10 @@ final class ClosureListener<Event: Sendable>: EventHandler {
     func receive(_ event: Event) {
         // Outside every sticky call there is nothing to take, nor to hide
         // from the calls the handler makes in turn.
-        guard let consumer, StickyCall.current != nil else { return handler(event) }
+        // Compared with nil, not bound: a binding would retain the consumer on every call.
+        guard consumer != nil, StickyCall.current != nil else { return handler(event) }
         StickyCall.call(to: self) { call in
-            guard let call else { return handler(event) }
+            guard let call, let consumer else { return handler(event) }
             // A sticky call takes the state it delivers only if it runs, and
             // runs only if it takes it: the owner is alive (and held until the
             // call returns), the registration is still active, the state is
