@@ -8,7 +8,7 @@ extension Broadcaster {
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
         handling handle: HandlerCall = { _ in }, reachesHandlers: Bool = false,
-        adapting adapt: Adapting<P> = { _, _ in nil },
+        adapting adapt: Adapting<P>,
         makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
@@ -34,7 +34,7 @@ extension Broadcaster {
     /// members: every listener is among them or registers later and is replayed it.
     func sendSticky<P>(
         _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
-        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P> = { _, _ in nil }
+        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
         let (read, generation) = storage.withLock { storage, releases in
@@ -126,7 +126,8 @@ extension Broadcaster {
             var run = DeliveryRun()
             Delivery.deliver(
                 to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
-                deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil)
+                deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil,
+                adapting: { _, _ in nil })
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
         }
     }
@@ -190,7 +191,7 @@ enum Delivery {
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P> = { _, _ in nil }
+        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>
     ) {
         if let sticky {
             return deliver(

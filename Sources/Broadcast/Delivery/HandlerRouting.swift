@@ -29,7 +29,7 @@ enum HandlerRouting {
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
         reachesHandlers: Bool, in context: inout DeliveryContext, answers: inout ActorAnswers,
         calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
-        adapting adapt: Adapting<P> = { _, _ in nil }
+        adapting adapt: Adapting<P>
     ) -> Route {
         guard reachesHandlers, type(of: object) is EventHandler.Type else {
             guard reachesHandlers else {
@@ -135,6 +135,8 @@ enum HandlerRouting {
 /// proved a `P`.
 ///
 /// Typed, made by the post that knows the event; a non-optional,
-/// non-escaping parameter, so that a post allocates no context for it (an
-/// optional closure escapes).
+/// non-escaping parameter with no default, so that no delivery allocates a
+/// context for it (an optional closure escapes, and so does a generic
+/// default argument's: `broadcast(to:with:)` allocated one per broadcast).
+/// Every other delivery passes `{ _, _ in nil }`.
 typealias Adapting<P> = (P, EventListenerAdapter.Proof) -> EventListenerAdapter?

@@ -76,7 +76,7 @@ extension Broadcaster {
     func announceStickyEventChange<Event: Sendable>(of _: Event.Type) {
         _ = send(
             to: StickyChange<Event>.self, onMainActor: false, from: nil, calling: { _ in },
-            handling: { $0.receive(posted: ()) }, reachesHandlers: true,
+            handling: { $0.receive(posted: ()) }, reachesHandlers: true, adapting: { _, _ in nil },
             makingEscaping: { EscapingCalls({ _ in }, handling: { $0.receive(posted: ()) }) })
     }
 
