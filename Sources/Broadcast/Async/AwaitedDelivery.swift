@@ -13,6 +13,7 @@ enum AwaitedDelivery {
         as _: P.Type,
         from isolation: isolated (any Actor)?,
         broadcaster: Broadcaster,
+        handling handle: AwaitedHandlerCall? = nil,
         _ deliver: @escaping Deliver<P, Failure>
     ) async throws(Failure) -> Int {
         var made = 0
@@ -21,7 +22,8 @@ enum AwaitedDelivery {
             let place = members[start].isolation ?? isolation
             var end = start + 1
             while end < members.endIndex, (members[end].isolation ?? isolation) === place { end += 1 }
-            made += try await callRun(members[start..<end], as: P.self, on: place, broadcaster: broadcaster, deliver)
+            made += try await callRun(
+                members[start..<end], as: P.self, on: place, broadcaster: broadcaster, handling: handle, deliver)
             start = end
         }
         return made
@@ -34,6 +36,7 @@ enum AwaitedDelivery {
         to members: [ListenerEntry],
         as _: P.Type,
         broadcaster: Broadcaster,
+        handling handle: AwaitedHandlerCall? = nil,
         _ deliver: @escaping Deliver<P, Failure>
     ) async throws(Failure) -> Int {
         var made = 0
@@ -44,7 +47,8 @@ enum AwaitedDelivery {
                     do throws(Failure) {
                         return .success(
                             try await callRun(
-                                [member][...], as: P.self, on: member.isolation, broadcaster: broadcaster, deliver))
+                                [member][...], as: P.self, on: member.isolation, broadcaster: broadcaster,
+                                handling: handle, deliver))
                     } catch {
                         return .failure(error)
                     }
@@ -74,6 +78,7 @@ enum AwaitedDelivery {
         as _: P.Type,
         on actor: isolated (any Actor)?,
         broadcaster: Broadcaster,
+        handling handle: AwaitedHandlerCall? = nil,
         _ deliver: @escaping Deliver<P, Failure>
     ) async throws(Failure) -> Int {
         var made = 0
@@ -84,6 +89,14 @@ enum AwaitedDelivery {
         for entry in members {
             guard !Task.isCancelled else { break }
             guard let object = entry.liveObject else { continue }
+            // An awaited post's handler, found by its class: the run is where
+            // it is called (its actor, or the post's for a `@Sendable` one).
+            if let handle, type(of: object) is AwaitedEventHandler.Type {
+                guard let handler = awaitedHandler(of: entry) else { continue }
+                made += 1
+                await handle(handler)
+                continue
+            }
             var listener: P?
             let route = Routing.route(
                 consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers
@@ -101,7 +114,7 @@ enum AwaitedDelivery {
                 // to the main actor cannot be checked (or known to have one):
                 // the call runs there if it conforms there.
                 let calledThere = try await callRun(
-                    [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, deliver)
+                    [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, handling: handle, deliver)
                 // Not a `P` here, a `P` there: its conformance is isolated to the main actor.
                 if calledThere > 0 { entry.noteConformanceIsolatedToMainActor(as: P.self) }
                 made += calledThere
@@ -112,4 +125,17 @@ enum AwaitedDelivery {
         }
         return made
     }
+
+    /// The awaited handler of `entry`.
+    ///
+    /// Loaded again, so that it shares no region with the listener a route
+    /// sends; `P`'s index lists only the handlers of its post
+    /// (``HandlerRouting/admits(_:of:as:knowing:in:learned:)``).
+    private static func awaitedHandler(of entry: ListenerEntry) -> AwaitedEventHandler? {
+        entry.liveObject as? AwaitedEventHandler
+    }
 }
+
+/// An awaited post's call to one of its awaited handlers: typed, made by the
+/// post that knows the event.
+typealias AwaitedHandlerCall = nonisolated(nonsending) @Sendable (AwaitedEventHandler) async -> Void

@@ -23,7 +23,7 @@ extension Broadcaster {
         for eventType: Event.Type,
         handler: @escaping @Sendable (Event) async -> Void
     ) -> BroadcastToken {
-        addAwaitedClosure(AwaitedClosureListener(handler), calledOn: nil)
+        addClosure(AwaitedClosureListener(handler), calledOn: nil, receivingSticky: false)
     }
 
     /// Calls the `async` `handler` on `actor` with every `Event` posted by
@@ -43,7 +43,7 @@ extension Broadcaster {
         calledOn actor: isolated any Actor,
         handler: @escaping (Event) async -> Void
     ) -> BroadcastToken {
-        addAwaitedClosure(AwaitedClosureListener(handler), calledOn: actor)
+        addClosure(AwaitedClosureListener(handler), calledOn: actor, receivingSticky: false)
     }
 
     /// Calls the `async` `handler` with every `Event` posted by
@@ -61,20 +61,7 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Event) async -> Void
     ) -> BroadcastToken {
-        addAwaitedClosure(AwaitedClosureListener(handler), calledOn: isolation)
-    }
-
-    /// Registers `listener` for every `addAwaitedHandler`.
-    ///
-    /// `actor` is where the handler runs; nil for a `@Sendable` handler.
-    func addAwaitedClosure<Event>(_ listener: AwaitedClosureListener<Event>, calledOn actor: isolated (any Actor)?)
-        -> BroadcastToken
-    {
-        let entry = ListenerEntry(object: listener, isolation: actor, onlyProtocol: nil)
-        register(entry, receivingSticky: false, from: actor)
-        return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
-            self?.unregister(entry)
-        }
+        addClosure(AwaitedClosureListener(handler), calledOn: isolation, receivingSticky: false)
     }
 
     /// Delivers `event` to every awaited handler of `Event` values and
@@ -109,6 +96,20 @@ extension Broadcaster {
         order: AwaitedDeliveryOrder = .sequential,
         isolation: isolated (any Actor)? = #isolation
     ) async -> Int {
-        await broadcast(awaitingEach: (any AwaitedEventReceiver<Event>).self, order: order) { await $0.receive(event) }
+        // Awaited handlers are called typed (``AwaitedEventHandler``), with
+        // no cast to a protocol; no other object is ever an `AwaitedPost`.
+        var context = DeliveryContext(isolation: isolation)
+        let members = members(of: AwaitedPost<Event>.self, in: &context)
+        let handle: AwaitedHandlerCall = { await $0.receive(awaited: event) }
+        switch order.mode {
+        case .sequential:
+            return await AwaitedDelivery.deliverSequentially(
+                to: members, as: AwaitedPost<Event>.self, from: isolation, broadcaster: self, handling: handle
+            ) { _ in }
+        case .concurrent:
+            return await AwaitedDelivery.deliverConcurrently(
+                to: members, as: AwaitedPost<Event>.self, broadcaster: self, handling: handle
+            ) { _ in }
+        }
     }
 }

@@ -8,6 +8,7 @@ extension Broadcaster {
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
         handling handle: HandlerCall = { _ in }, reachesHandlers: Bool = false,
+        adapting adapt: Adapting<P>,
         makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
@@ -16,12 +17,12 @@ extension Broadcaster {
         case .one(let entry):
             Delivery.deliver(
                 to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call, handling: handle,
-                reachesHandlers: reachesHandlers)
+                reachesHandlers: reachesHandlers, adapting: adapt)
         case let read:
             let members = members(from: read, as: P.self, in: &context)
             Delivery.deliver(
                 to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call,
-                handling: handle, reachesHandlers: reachesHandlers)
+                handling: handle, reachesHandlers: reachesHandlers, adapting: adapt)
         }
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
@@ -33,7 +34,7 @@ extension Broadcaster {
     /// members: every listener is among them or registers later and is replayed it.
     func sendSticky<P>(
         _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
-        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>
+        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
         let (read, generation) = storage.withLock { storage, releases in
@@ -43,7 +44,7 @@ extension Broadcaster {
         var run = DeliveryRun()
         Delivery.deliver(
             to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call,
-            handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil)
+            handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil, adapting: adapt)
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
         }
@@ -125,7 +126,8 @@ extension Broadcaster {
             var run = DeliveryRun()
             Delivery.deliver(
                 to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
-                deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil)
+                deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil,
+                adapting: { _, _ in nil })
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
         }
     }
@@ -189,19 +191,19 @@ enum Delivery {
     static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool
+        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>
     ) {
         if let sticky {
             return deliver(
                 to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call,
-                handling: handle, reachesHandlers: reachesHandlers)
+                handling: handle, reachesHandlers: reachesHandlers, adapting: adapt)
         }
         var answers = ActorAnswers()
         for entry in members {
             guard let object = entry.liveObject else { continue }
             let route = HandlerRouting.route(
                 consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-                in: &context, answers: &answers, calling: call, handling: handle)
+                in: &context, answers: &answers, calling: call, handling: handle, adapting: adapt)
             run.note(route, for: entry)
         }
     }
@@ -210,13 +212,14 @@ enum Delivery {
     @inline(__always)
     static func deliver<P>(
         to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
-        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool
+        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool,
+        adapting adapt: Adapting<P>
     ) {
         guard let object = entry.liveObject else { return }
         var answers = ActorAnswers()
         let route = HandlerRouting.route(
             consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-            in: &context, answers: &answers, calling: call, handling: handle)
+            in: &context, answers: &answers, calling: call, handling: handle, adapting: adapt)
         run.note(route, for: entry)
     }
 
@@ -224,7 +227,7 @@ enum Delivery {
     private static func deliver<P>(
         to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
         in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool
+        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>
     ) {
         var answers = ActorAnswers()
         for entry in members {
@@ -239,7 +242,7 @@ enum Delivery {
             let route = HandlerRouting.route(
                 consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
                 in: &context, answers: &answers, calling: { listener in claiming { call(listener) } },
-                handling: { handler in claiming { handle(handler) } })
+                handling: { handler in claiming { handle(handler) } }, adapting: adapt)
             if case .called = route, !claimed { continue }
             run.note(route, for: entry)
         }

@@ -13,6 +13,7 @@ struct DeliveryContext {
     private var cachedIsOnMainQueue: Bool?
     private var cachedIsInTask: Bool?
     private var cachedIsOnMainThread: Bool?
+    private var cachedCastsAreDefinitiveOnMainActor: Bool?
 
     init(isolation: (any Actor)?) {
         self.isolation = isolation
@@ -30,6 +31,17 @@ struct DeliveryContext {
         guard isRunning(on: actor) else { return false }
         if isInTask { return true }
         return actor === MainActor.shared && isOnMainThread
+    }
+
+    /// ``castsAreDefinitive(on:)`` for the main actor, asked once: a post
+    /// asks it for every listener called through a typed call proven there.
+    var castsAreDefinitiveOnMainActor: Bool {
+        mutating get {
+            if let cachedCastsAreDefinitiveOnMainActor { return cachedCastsAreDefinitiveOnMainActor }
+            let answer = castsAreDefinitive(on: MainActor.shared)
+            cachedCastsAreDefinitiveOnMainActor = answer
+            return answer
+        }
     }
 
     var isInTask: Bool {

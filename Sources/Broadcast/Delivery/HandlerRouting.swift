@@ -18,21 +18,91 @@ enum HandlerRouting {
     /// as ``Routing``'s does: a retain and a release fewer, both on the slow
     /// path of a weakly referenced object. A handler of another post is
     /// skipped: it conforms to no protocol.
+    ///
+    /// Any other object of a post (an ``EventListener``) is called through
+    /// the ``EventListenerAdapter`` its entry keeps, as a handler, where the
+    /// adapter's proof holds; otherwise it is cast by ``Routing``, and a live
+    /// post (`adapt`, which the other calls of a post leave returning nil)
+    /// that can prove where the cast holds makes the adapter.
     @inline(__always)
     static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
         reachesHandlers: Bool, in context: inout DeliveryContext, answers: inout ActorAnswers,
-        calling call: (P) -> Void, handling handle: (EventHandler) -> Void
+        calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
+        adapting adapt: Adapting<P>
     ) -> Route {
         guard reachesHandlers, type(of: object) is EventHandler.Type else {
-            return Routing.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context, answers: &answers,
-                calling: call)
+            guard reachesHandlers else {
+                return Routing.route(
+                    consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context,
+                    answers: &answers, calling: call)
+            }
+            return routeListener(
+                consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call,
+                handling: handle, adapting: adapt)
         }
         guard let handler = consume object as? EventHandler, handler.postKey == ObjectIdentifier(P.self) else {
             return .skip
         }
         return route(handler, of: entry, in: &context, answers: &answers, handle)
+    }
+
+    /// A post's ``EventListener`` object: through its adapter, or cast.
+    @inline(__always)
+    private static func routeListener<P>(
+        _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
+        answers: inout ActorAnswers, calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
+        adapting adapt: Adapting<P>
+    ) -> Route {
+        if let adapter = entry.eventListenerAdapter {
+            guard adapter.postKey == ObjectIdentifier(P.self), holds(adapter.proof, for: entry, in: &context) else {
+                return Routing.route(
+                    consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
+                    calling: call)
+            }
+            return route(adapter, of: entry, in: &context, answers: &answers, handle)
+        }
+        guard let proof = proof(for: entry, in: &context) else {
+            return Routing.route(
+                consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
+                calling: call)
+        }
+        var made: EventListenerAdapter?
+        let route = Routing.route(
+            consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers
+        ) { listener in
+            call(listener)
+            made = adapt(listener, proof)
+        }
+        if let made { entry.keep(made) }
+        return route
+    }
+
+    /// Where a cast made now for `entry` would prove its conformance: with
+    /// no actor, off the main queue and outside every task, anywhere; where
+    /// the runtime's cast is definitive for the actor the entry's call runs
+    /// on (its own, or for one with no actor the main actor), there; nowhere
+    /// else (another actor may hold a conformance isolated to it).
+    @inline(never)
+    private static func proof(for entry: ListenerEntry, in context: inout DeliveryContext)
+        -> EventListenerAdapter.Proof?
+    {
+        if context.isolation == nil, !context.isOnMainQueue, !context.isInTask { return .anywhere }
+        guard let box = entry.isolationBox else {
+            return context.castsAreDefinitiveOnMainActor ? .on(IsolationBox.mainActorID) : nil
+        }
+        return context.castsAreDefinitive(on: box.actor) ? .on(ObjectIdentifier(box)) : nil
+    }
+
+    /// Whether a cast made here would succeed as the one behind `proof` did.
+    @inline(__always)
+    private static func holds(
+        _ proof: EventListenerAdapter.Proof, for entry: ListenerEntry, in context: inout DeliveryContext
+    ) -> Bool {
+        guard case .on(let place) = proof else { return true }
+        if place == IsolationBox.mainActorID { return context.castsAreDefinitiveOnMainActor }
+        guard let box = entry.isolationBox, ObjectIdentifier(box) == place else { return false }
+        return context.castsAreDefinitive(on: box.actor)
     }
 
     @inline(__always)
@@ -60,3 +130,13 @@ enum HandlerRouting {
         return Routing.admits(object, of: entry, as: P.self, knowing: known, in: &context, learned: &learned)
     }
 }
+
+/// A live post's maker of an ``EventListenerAdapter`` for an object its cast
+/// proved a `P`.
+///
+/// Typed, made by the post that knows the event; a non-optional,
+/// non-escaping parameter with no default, so that no delivery allocates a
+/// context for it (an optional closure escapes, and so does a generic
+/// default argument's: `broadcast(to:with:)` allocated one per broadcast).
+/// Every other delivery passes `{ _, _ in nil }`.
+typealias Adapting<P> = (P, EventListenerAdapter.Proof) -> EventListenerAdapter?

@@ -200,12 +200,13 @@ extension Broadcaster {
         return addClosure(listener, calledOn: isolation, receivingSticky: receivingSticky)
     }
 
-    /// Registers `listener` for every `addHandler`.
+    /// Registers `listener` for every `addHandler` (and an
+    /// ``ObservableStickyEvent``'s ``StickyChangeHandler``).
     ///
     /// `actor` is where the handler runs; nil for a `@Sendable` handler,
     /// which runs where the post runs.
-    func addClosure<Event>(
-        _ listener: ClosureListener<Event>, calledOn actor: isolated (any Actor)?, receivingSticky: Bool
+    func addClosure(
+        _ listener: EventHandler, calledOn actor: isolated (any Actor)?, receivingSticky: Bool
     ) -> BroadcastToken {
         let entry = ListenerEntry(object: listener, isolation: actor, onlyProtocol: nil)
         register(entry, receivingSticky: receivingSticky, from: actor)

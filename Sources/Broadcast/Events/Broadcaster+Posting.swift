@@ -26,17 +26,17 @@ extension Broadcaster {
             return send(
                 to: (any EventListener<Event>).self, onMainActor: false, from: isolation,
                 calling: { $0.receive(event) }, handling: { $0.receive(posted: event) }, reachesHandlers: true,
-                makingEscaping: { Self.escapingCalls(with: event) })
+                adapting: { Self.adapter(for: $0, proof: $1) }, makingEscaping: { Self.escapingCalls(with: event) })
         }
         // A sticky post also keeps the value, for `stickyEvent(for:)`, and
-        // tells the value's observers (``StickyEventObserver``).
+        // tells the value's observers (``StickyChangeHandler``).
         let calls = Self.escapingCalls(with: event)
         let sticky = StickyBroadcast(
             for: (any EventListener<Event>).self, onMainActor: false, event: event,
             announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle, calls.call)
         let count = sendSticky(
             sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: calls.call,
-            escaping: calls)
+            escaping: calls, adapting: { Self.adapter(for: $0, proof: $1) })
         announceStickyEventChange(of: Event.self)
         tellStickyEventChange(.set(event), isolation: isolation)
         return count
@@ -53,6 +53,18 @@ extension Broadcaster {
                 calls.call))
         announceStickyEventChange(of: Event.self)
         tellStickyEventChange(.set(event))
+    }
+
+    /// The typed call to `listener`, an object a post's cast proved an
+    /// `Event` listener where `proof` says: later posts call it through this
+    /// adapter, with no cast (``HandlerRouting``).
+    private static func adapter<Event>(
+        for listener: any EventListener<Event>, proof: EventListenerAdapter.Proof
+    ) -> EventListenerAdapter {
+        func adapter<Listener: EventListener>(_ listener: Listener) -> EventListenerAdapter {
+            TypedEventListenerAdapter(listener, proof: proof)
+        }
+        return adapter(listener)
     }
 
     /// A post's calls, to listeners and to handlers, in the form a scheduled

@@ -34,15 +34,7 @@ final class ClosureListener<Event: Sendable>: EventHandler {
     private let handler: (Event) -> Void
     /// For a handler registered with `consumingSticky: true`: the broadcaster
     /// whose sticky `Event` each sticky call takes before the handler runs.
-    private let consumer: Consumer?
-
-    /// A weak reference to the broadcaster, which holds this listener only
-    /// weakly itself, and to the handler's owner, if it has one.
-    private struct Consumer {
-        weak var broadcaster: Broadcaster?
-        let hasOwner: Bool
-        weak var owner: AnyObject?
-    }
+    private let consumer: StickyConsumer?
 
     /// `owner`, for a handler that skips its calls once its owner is gone:
     /// a consuming handler takes nothing for a call it skips.
@@ -51,7 +43,7 @@ final class ClosureListener<Event: Sendable>: EventHandler {
         owner: AnyObject? = nil
     ) {
         self.handler = handler
-        self.consumer = broadcaster.map { Consumer(broadcaster: $0, hasOwner: owner != nil, owner: owner) }
+        self.consumer = broadcaster.map { StickyConsumer(broadcaster: $0, owner: owner) }
         super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
     }
 
@@ -68,9 +60,10 @@ final class ClosureListener<Event: Sendable>: EventHandler {
     func receive(_ event: Event) {
         // Outside every sticky call there is nothing to take, nor to hide
         // from the calls the handler makes in turn.
-        guard let consumer, StickyCall.current != nil else { return handler(event) }
+        // Compared with nil, not bound: a binding would retain the consumer on every call.
+        guard consumer != nil, StickyCall.current != nil else { return handler(event) }
         StickyCall.call(to: self) { call in
-            guard let call else { return handler(event) }
+            guard let call, let consumer else { return handler(event) }
             // A sticky call takes the state it delivers only if it runs, and
             // runs only if it takes it: the owner is alive (and held until the
             // call returns), the registration is still active, the state is
@@ -80,5 +73,24 @@ final class ClosureListener<Event: Sendable>: EventHandler {
             else { return }
             withExtendedLifetime(owner) { handler(event) }
         }
+    }
+}
+
+/// What a consuming handler takes its sticky state from: a weak reference to
+/// the broadcaster, which holds the handler only weakly itself, and to the
+/// handler's owner, if it has one.
+///
+/// A class outside the generic ``ClosureListener``: a type nested in it
+/// would be generic too, and its metadata (and its `Optional`'s) looked up
+/// on every call of every handler, about 650 instructions.
+private final class StickyConsumer {
+    weak let broadcaster: Broadcaster?
+    let hasOwner: Bool
+    weak let owner: AnyObject?
+
+    init(broadcaster: Broadcaster, owner: AnyObject?) {
+        self.broadcaster = broadcaster
+        self.hasOwner = owner != nil
+        self.owner = owner
     }
 }

@@ -35,7 +35,7 @@ final class ListenerEntry: @unchecked Sendable {
 
     /// Made only for a single-protocol registration or a sticky call, so that
     /// an entry fits a 64-byte allocation.
-    private let extras = AtomicLazyReference<EntryExtras>()
+    private let extras = StoredOnce<EntryExtras>()
 
     #if DEBUG
         let registrationSite: RegistrationSite?
@@ -149,6 +149,18 @@ final class ListenerEntry: @unchecked Sendable {
         _ = extras.progress.storeIfNil(progress)
     }
 
+    /// The typed call a post made for this object (``EventListenerAdapter``),
+    /// if one did: read by every post that reaches it.
+    @inline(__always)
+    var eventListenerAdapter: EventListenerAdapter? { extras.load()?.eventListenerAdapter.load() }
+
+    /// Keeps `adapter`, unless one is kept already (made by a post racing
+    /// this one, from the same conformance).
+    func keep(_ adapter: EventListenerAdapter) {
+        let extras = extras.load() ?? extras.storeIfNil(EntryExtras(onlyProtocolType: nil))
+        _ = extras.eventListenerAdapter.storeIfNil(adapter)
+    }
+
     func claims(_ generation: StickyGeneration) -> Bool {
         stickyProgress.claim(generation)
     }
@@ -180,7 +192,8 @@ struct RegistrationSite: Sendable {
 
 final class EntryExtras: Sendable {
     let onlyProtocolType: Any.Type?
-    let progress = AtomicLazyReference<StickyProgress>()
+    let progress = StoredOnce<StickyProgress>()
+    let eventListenerAdapter = StoredOnce<EventListenerAdapter>()
 
     init(onlyProtocolType: Any.Type?) {
         self.onlyProtocolType = onlyProtocolType

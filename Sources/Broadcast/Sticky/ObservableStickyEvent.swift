@@ -23,8 +23,8 @@ import Observation
 ///   an older state never replaces a newer one, and the last state is never
 ///   lost. Changes made in quick succession off the main actor may be seen
 ///   as one, as Observation itself coalesces them.
-/// - **Held for its own lifetime.** The broadcaster holds it weakly, like any
-///   listener: releasing it unregisters it.
+/// - **Held for its own lifetime.** It holds its registration; releasing it
+///   unregisters it.
 @MainActor
 public final class ObservableStickyEvent<Event: Sendable>: Observable {
     /// The latest sticky `Event`; `nil` while none is kept.
@@ -35,6 +35,8 @@ public final class ObservableStickyEvent<Event: Sendable>: Observable {
 
     private let broadcaster: Broadcaster
     private let registrar = ObservationRegistrar()
+    /// Keeps this observer's handler registered while it lives.
+    private var changes: BroadcastToken?
     private var shown: Event?
     /// Which change of the sticky state ``shown`` is.
     private var shownChange: UInt64
@@ -51,12 +53,14 @@ public final class ObservableStickyEvent<Event: Sendable>: Observable {
         // Registered before the first read: a change made after the read is
         // told to this observer, and one made before it is what it reads.
         // Read first, a change made in between would reach nobody.
-        broadcaster.addListener(self, calledOn: MainActor.shared)
+        changes = broadcaster.addClosure(
+            StickyChangeHandler(for: Event.self) { [weak self] in self?.refresh() }, calledOn: MainActor.shared,
+            receivingSticky: false)
         (shown, shownChange) = broadcaster.stickyEventSnapshot(of: Event.self)
     }
 
     /// Shows the state the broadcaster keeps now, if it is newer.
-    fileprivate func refresh() {
+    private func refresh() {
         let (state, change) = broadcaster.stickyEventSnapshot(of: Event.self)
         guard change > shownChange else { return }
         registrar.withMutation(of: self, keyPath: \.value) {
@@ -66,25 +70,14 @@ public final class ObservableStickyEvent<Event: Sendable>: Observable {
     }
 }
 
-extension ObservableStickyEvent: @MainActor StickyEventObserver {
-    func stickyEventChanged() { refresh() }
-}
-
-/// What follows the sticky state of one event type: told, after each change
-/// (a sticky post or `setStickyEvent`, a clear, a take), that it changed.
-///
-/// Told, not given the state: the observer reads the state when it runs, so
-/// that changes told out of order (two threads) cannot leave it on an older
-/// one.
-protocol StickyEventObserver<Event>: AnyObject {
-    associatedtype Event: Sendable
-    func stickyEventChanged()
-}
-
 extension Broadcaster {
-    /// Tells the observers of `Event`'s sticky state that it changed.
+    /// Tells the observers of `Event`'s sticky state that it changed: their
+    /// handlers (``StickyChangeHandler``), called typed, as a post's are.
     func announceStickyEventChange<Event: Sendable>(of _: Event.Type) {
-        broadcast(to: (any StickyEventObserver<Event>).self) { $0.stickyEventChanged() }
+        _ = send(
+            to: StickyChange<Event>.self, onMainActor: false, from: nil, calling: { _ in },
+            handling: { $0.receive(posted: ()) }, reachesHandlers: true, adapting: { _, _ in nil },
+            makingEscaping: { EscapingCalls({ _ in }, handling: { $0.receive(posted: ()) }) })
     }
 
     /// The sticky `Event` kept now, and the generation of its latest change

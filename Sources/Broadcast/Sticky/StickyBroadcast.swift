@@ -6,7 +6,7 @@ import Synchronization
 struct StickyBroadcast: Sendable {
     let protocolID: ObjectIdentifier
     let event: (any Sendable)?
-    /// For a sticky event: tells its observers (``StickyEventObserver``)
+    /// For a sticky event: tells its observers (``StickyChangeHandler``)
     /// that the state changed, once this one is cleared.
     let announceChange: (@Sendable (Broadcaster) -> Void)?
     private(set) var generation: StickyGeneration
@@ -40,7 +40,7 @@ struct StickyBroadcast: Sendable {
             let route = HandlerRouting.route(
                 object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
                 in: &context, answers: &answers, calling: { listener in callHere { deliver(listener) } },
-                handling: { handler in callHere { handle?(handler) } })
+                handling: { handler in callHere { handle?(handler) } }, adapting: { _, _ in nil })
             switch route {
             case .called, .skip:
                 break

@@ -63,6 +63,24 @@ struct AwaitedHandlerTests {
         withExtendedLifetime(kept) {}
     }
 
+    @Test func anAwaitedPostCallsAndCountsOnlyTheHandlersOfItsEventType() async {
+        let broadcaster = Broadcaster()
+        let log = EventLog()
+        let tokens = [
+            broadcaster.addAwaitedHandler(for: Int.self) { log.record("int:\($0)") },
+            broadcaster.addAwaitedHandler(for: StoreCleared.self) { log.record("cleared:\($0.reason)") },
+            broadcaster.addAwaitedHandler(for: String.self) { log.record("string:\($0)") },
+        ]
+
+        let cleared = await broadcaster.post(awaitingEach: StoreCleared(reason: "x"))
+        let number = await broadcaster.post(awaitingEach: 7, order: .concurrent)
+
+        #expect(cleared == 1)
+        #expect(number == 1)
+        #expect(log.all == ["cleared:x", "int:7"])
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test func synchronousPostsAndAwaitedPostsReachOnlyTheirOwnHandlers() async {
         let broadcaster = Broadcaster()
         let log = EventLog()
