@@ -14,27 +14,6 @@ package enum StickyEventChange<Event: Sendable>: Sendable {
     case cleared
 }
 
-/// What an observer of sticky changes is, to the listener table: an object
-/// reached by a broadcast to this protocol only.
-protocol StickyEventChangeObserving<Event>: AnyObject, Sendable {
-    associatedtype Event: Sendable
-    func stickyEventChanged(_ change: StickyEventChange<Event>)
-}
-
-/// The object behind one `observeStickyEventChanges(of:_:)`,
-/// held by its token only.
-private final class StickyEventChangeObserver<Event: Sendable>: StickyEventChangeObserving {
-    private let observe: @Sendable (StickyEventChange<Event>) -> Void
-
-    init(_ observe: @escaping @Sendable (StickyEventChange<Event>) -> Void) {
-        self.observe = observe
-    }
-
-    func stickyEventChanged(_ change: StickyEventChange<Event>) {
-        observe(change)
-    }
-}
-
 extension Broadcaster {
     /// Calls `observer` with each change of the sticky `Event` made on this
     /// broadcaster from now on, until the token is cancelled or released:
@@ -55,16 +34,14 @@ extension Broadcaster {
         of _: Event.Type,
         _ observer: @escaping @Sendable (StickyEventChange<Event>) -> Void
     ) -> BroadcastToken {
-        let listener = StickyEventChangeObserver(observer)
-        // Counted before it is registered, so that a change made once this
-        // returns is told.
+        // The change is told as an event of its own type, which only this
+        // package can name: a post of it reaches this closure handler,
+        // routed and called typed as any handler is. Counted before it is
+        // registered, so that a change made once this returns is told.
         StickyEventChangeObservers.count.add(1, ordering: .relaxed)
-        let entry = ListenerEntry(
-            object: listener, isolation: nil, onlyProtocol: (any StickyEventChangeObserving<Event>).self,
-            isSendable: true)
-        register(entry, receivingSticky: false, from: nil)
-        return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
-            self?.unregister(entry)
+        let token = addHandler(for: StickyEventChange<Event>.self, handler: observer)
+        return BroadcastToken(retaining: RetainedListener(token)) {
+            token.cancel()
             StickyEventChangeObservers.count.subtract(1, ordering: .relaxed)
         }
     }
@@ -77,9 +54,7 @@ extension Broadcaster {
         // An app that registers none (every app without the relay) pays a
         // load, not a broadcast, for each change.
         guard StickyEventChangeObservers.count.load(ordering: .relaxed) > 0 else { return }
-        broadcast(to: (any StickyEventChangeObserving<Event>).self, with: change, isolation: isolation) {
-            $0.stickyEventChanged($1)
-        }
+        post(change, isolation: isolation)
     }
 }
 
