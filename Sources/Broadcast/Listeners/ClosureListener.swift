@@ -61,7 +61,7 @@ final class ClosureListener<Event: Sendable>: EventHandler {
         // Outside every sticky call there is nothing to take, nor to hide
         // from the calls the handler makes in turn.
         // Compared with nil, not bound: a binding would retain the consumer on every call.
-        guard consumer != nil, StickyCall.current != nil else { return handler(event) }
+        guard consumer != nil, StickyCall.mayBeMaking, StickyCall.current != nil else { return handler(event) }
         StickyCall.call(to: self) { call in
             guard let call, let consumer else { return handler(event) }
             // A sticky call takes the state it delivers only if it runs, and
