@@ -24,8 +24,9 @@ final class StickyChangeHandler: EventHandler {
     }
 }
 
-/// The key under which the changes of `Event`'s sticky state are announced:
-/// a type nothing makes an instance of (its one initialiser is private and
+/// The key under which the changes of `Event`'s sticky state are announced.
+///
+/// A type nothing makes an instance of (its one initialiser is private and
 /// unused), so only ``StickyChangeHandler``s (found by their post key) are
 /// ever called with it. Not a caseless enum: the announcement's closures take
 /// it as a parameter, and the compiler warns that a closure taking a caseless

@@ -98,8 +98,9 @@ enum StickyCall {
 
     @TaskLocal static var current: Current?
 
-    /// The sticky calls being made on every thread of the process. Zero, no
-    /// sticky call is being made on this thread either, so a consuming
+    /// The sticky calls being made on every thread of the process.
+    ///
+    /// Zero, no sticky call is being made on this thread either, so a consuming
     /// handler's call skips reading ``current`` (an unspecialised task-local
     /// read, about 150 instructions); a thread inside ``making(_:to:_:)``
     /// always reads its own increment.

@@ -287,8 +287,9 @@ struct StickyBroadcasts {
     }
 
     /// The latest sticky broadcast to `protocolID` and the generation of
-    /// `protocolID`'s latest change (0 if it never had one). The generation is
-    /// read only with its state: apart, a state could be paired with a newer
+    /// `protocolID`'s latest change (0 if it never had one).
+    ///
+    /// The generation is read only with its state: apart, a state could be paired with a newer
     /// change's generation, and a reader keeping the newest would then keep it.
     func snapshot(for protocolID: ObjectIdentifier) -> (latest: StickyBroadcast?, change: UInt64) {
         (latest(for: protocolID), changes[protocolID] ?? 0)
