@@ -64,3 +64,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Warnings are errors when this package is built as the root package (its own
+// builds, `swift test`, CI). SwiftPM suppresses the warnings of a package
+// built as a dependency, so this setting never fails a client's build.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}
