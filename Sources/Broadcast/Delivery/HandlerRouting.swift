@@ -56,12 +56,35 @@ enum HandlerRouting {
     ) -> Route {
         if let adapter = entry.eventListenerAdapter {
             guard adapter.postKey == ObjectIdentifier(P.self), holds(adapter.proof, for: entry, in: &context) else {
-                return Routing.route(
-                    consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
-                    calling: call)
+                return cast(consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call)
             }
             return route(adapter, of: entry, in: &context, answers: &answers, handle)
         }
+        return castAndAdapt(
+            consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call, adapting: adapt)
+    }
+
+    /// A post's ``EventListener`` object routed by ``Routing``'s cast.
+    ///
+    /// Out of line, like ``castAndAdapt(_:of:as:in:answers:calling:adapting:)``,
+    /// so that a post through an adapter never looks up `Optional<P>`'s
+    /// metadata, which the cast needs (about 320 instructions).
+    @inline(never)
+    private static func cast<P>(
+        _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
+        answers: inout ActorAnswers, calling call: (P) -> Void
+    ) -> Route {
+        Routing.route(
+            consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: call)
+    }
+
+    /// A post's ``EventListener`` object with no adapter yet: cast, and
+    /// given one where the cast's success is proven.
+    @inline(never)
+    private static func castAndAdapt<P>(
+        _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
+        answers: inout ActorAnswers, calling call: (P) -> Void, adapting adapt: Adapting<P>
+    ) -> Route {
         guard let proof = proof(for: entry, in: &context) else {
             return Routing.route(
                 consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,

@@ -74,9 +74,9 @@ extension Broadcaster {
     /// Tells the observers of `Event`'s sticky state that it changed: their
     /// handlers (``StickyChangeHandler``), called typed, as a post's are.
     func announceStickyEventChange<Event: Sendable>(of _: Event.Type) {
-        _ = send(
-            to: StickyChange<Event>.self, onMainActor: false, from: nil, calling: { _ in },
-            handling: { $0.receive(posted: ()) }, reachesHandlers: true, adapting: { _, _ in nil },
+        _ = sendPost(
+            to: StickyChange<Event>.self, from: nil, calling: { _ in }, handling: { $0.receive(posted: ()) },
+            adapting: { _, _ in nil },
             makingEscaping: { EscapingCalls({ _ in }, handling: { $0.receive(posted: ()) }) })
     }
 
