@@ -96,6 +96,46 @@ struct StickyStateRaceTests {
         #expect(failure == nil)
     }
 
+    /// A sticky post to a consuming handler, and the handler's token
+    /// cancelled at the same moment: once `cancel()` has returned, the
+    /// registration takes nothing, so a state still kept then stays kept
+    /// (its call may have passed every other check before the cancel; the
+    /// take itself checks that the registration is active).
+    @Test func aConsumingHandlerCancelledAsAStickyPostRunsTakesNothingAfterTheCancel() async {
+        var failure: String?
+        // The window, between a call's checks and its take, is a few hundred
+        // instructions: a take made in it was seen in 2 of 3 runs of 2 s.
+        await PacedRace.repeatRows(
+            budget: .seconds(5),
+            make: { () -> [(Broadcaster, BroadcastToken, Locked<Bool>)] in
+                (0..<Self.rowLength).map { _ in
+                    let broadcaster = Broadcaster()
+                    let token = broadcaster.addHandler(for: DeepLink.self, consumingSticky: true) { _ in }
+                    return (broadcaster, token, Locked(false))
+                }
+            },
+            race: { row in
+                await PacedRace.race(count: row.count, sweep: 4_096) { index in
+                    row[index].0.post(DeepLink(path: "/\(index)"), sticky: true)
+                } _: { index in
+                    let (broadcaster, token, keptAfterCancel) = row[index]
+                    token.cancel()
+                    let kept = broadcaster.stickyEvent(for: DeepLink.self) != nil
+                    keptAfterCancel.withLock { $0 = kept }
+                }
+            },
+            check: { row in
+                guard
+                    let index = row.indices.first(where: {
+                        row[$0].2.withLock { $0 } && row[$0].0.stickyEvent(for: DeepLink.self) == nil
+                    })
+                else { return true }
+                failure = "subject \(index): the state, kept after cancel() returned, was taken"
+                return false
+            })
+        #expect(failure == nil)
+    }
+
     /// A sticky post and a registration with `receivingSticky: true` at the
     /// same moment: the handler receives the state exactly once, live or
     /// replayed.
