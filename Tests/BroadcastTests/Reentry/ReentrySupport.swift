@@ -421,7 +421,7 @@ final class ReentryWorld: Sendable {
 /// A test that waits for a delivery then fails in seconds when the delivery
 /// is lost. `body` must end when cancelled.
 func finishing<T: Sendable>(
-    within seconds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation,
+    within seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> T
 ) async -> T? {
     let outcome = Locked<(continuation: CheckedContinuation<T?, Never>?, result: T??)>((nil, nil))

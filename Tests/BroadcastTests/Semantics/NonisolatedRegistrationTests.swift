@@ -230,7 +230,7 @@ func race(_ broadcaster: Broadcaster, threads: Int, broadcastsEach: Int) async -
 
 /// Whether every call `broadcaster` scheduled has run within `seconds`: the
 /// test's own deadline, ahead of its `.timeLimit`.
-func drained(_ broadcaster: Broadcaster, within seconds: Int = 10) async -> Bool {
+func drained(_ broadcaster: Broadcaster, within seconds: Int = 30) async -> Bool {
     await withTaskGroup(of: Bool.self) { group in
         group.addTask {
             await broadcaster.waitForScheduledDeliveries()
