@@ -1,4 +1,5 @@
 #if PostgresRelay
+    import Broadcast
     import Foundation
 
     /// An event a relay received and is posting on its broadcaster, recorded on
@@ -36,36 +37,16 @@
         /// The innermost crossing on the current thread of an event of
         /// `eventType` on `instance` whose JSON is `eventJSON`.
         static func current(instance: String, eventType: ObjectIdentifier, eventJSON: String) -> RelayCrossing? {
-            currentStack?.crossings.last { (crossing: RelayCrossing) in
+            inProgress.current.last { (crossing: RelayCrossing) in
                 crossing.instance == instance && crossing.eventType == eventType && crossing.eventJSON == eventJSON
             }
         }
 
         /// Runs `body` with this crossing recorded on the current thread.
         func whileCrossing<Result>(_ body: () throws -> Result) rethrows -> Result {
-            let stack = Self.currentStack ?? Self.makeCurrentStack()
-            stack.crossings.append(self)
-            defer { stack.crossings.removeLast() }
-            return try body()
+            try Self.inProgress.with(self, body)
         }
 
-        /// The crossings in progress on one thread, innermost last.
-        private final class Stack {
-            var crossings: [RelayCrossing] = []
-        }
-
-        private static let key = "BroadcastPostgresRelay.crossingsInProgress"
-
-        /// The current thread's stack, kept in its thread dictionary (which only
-        /// that thread reads or writes); `nil` before its first crossing.
-        private static var currentStack: Stack? {
-            Thread.current.threadDictionary[key] as? Stack
-        }
-
-        private static func makeCurrentStack() -> Stack {
-            let stack = Stack()
-            Thread.current.threadDictionary[key] = stack
-            return stack
-        }
+        private static let inProgress = ThreadStack<RelayCrossing>(key: "BroadcastPostgresRelay.crossingsInProgress")
     }
 #endif

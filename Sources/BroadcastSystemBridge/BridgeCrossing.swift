@@ -1,3 +1,4 @@
+import Broadcast
 import Foundation
 
 /// One way between the two worlds: notifications named `name` on `center`
@@ -33,35 +34,14 @@ struct BridgeCrossing: Equatable {
     /// Whether this crossing is in progress on the current thread, in either
     /// direction.
     var isInProgress: Bool {
-        Self.currentStack?.crossings.contains(self) ?? false
+        Self.inProgress.current.contains(self)
     }
 
     /// Runs `body` with this crossing recorded as in progress on the current
     /// thread.
     func whileCrossing<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let stack = Self.currentStack ?? Self.makeCurrentStack()
-        stack.crossings.append(self)
-        defer { stack.crossings.removeLast() }
-        return try body()
+        try Self.inProgress.with(self, body)
     }
 
-    /// The crossings in progress on one thread, innermost last.
-    private final class Stack {
-        var crossings: [BridgeCrossing] = []
-    }
-
-    private static let key = "BroadcastSystemBridge.crossingsInProgress"
-
-    /// The current thread's stack, kept in its thread dictionary (which only
-    /// that thread reads or writes); `nil` before its first crossing.
-    private static var currentStack: Stack? {
-        Thread.current.threadDictionary[key] as? Stack
-    }
-
-    /// Gives the current thread an empty stack.
-    private static func makeCurrentStack() -> Stack {
-        let stack = Stack()
-        Thread.current.threadDictionary[key] = stack
-        return stack
-    }
+    private static let inProgress = ThreadStack<BridgeCrossing>(key: "BroadcastSystemBridge.crossingsInProgress")
 }

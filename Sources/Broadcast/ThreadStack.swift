@@ -1,0 +1,46 @@
+import Foundation
+
+/// Values in progress on the current thread, innermost last: what the system
+/// bridge and the PostgreSQL relay record while they cross between a
+/// broadcaster and the outside, to recognise their own echo.
+///
+/// Kept in the thread's dictionary, which only that thread reads or writes.
+/// Per thread, not task-local: a task-local value would be inherited by the
+/// tasks a listener starts, and their later, unrelated posts would be taken
+/// for the crossing.
+package struct ThreadStack<Element>: Sendable {
+    private let key: String
+
+    /// A stack kept under `key` in each thread's dictionary: one key per stack.
+    package init(key: String) {
+        self.key = key
+    }
+
+    /// The values in progress on the current thread, innermost last.
+    package var current: [Element] {
+        storage?.elements ?? []
+    }
+
+    /// Runs `body` with `element` in progress on the current thread.
+    package func with<Result>(_ element: Element, _ body: () throws -> Result) rethrows -> Result {
+        let stack = storage ?? makeStorage()
+        stack.elements.append(element)
+        defer { stack.elements.removeLast() }
+        return try body()
+    }
+
+    private final class Storage {
+        var elements: [Element] = []
+    }
+
+    /// The current thread's stack; nil before its first value.
+    private var storage: Storage? {
+        Thread.current.threadDictionary[key] as? Storage
+    }
+
+    private func makeStorage() -> Storage {
+        let storage = Storage()
+        Thread.current.threadDictionary[key] = storage
+        return storage
+    }
+}
