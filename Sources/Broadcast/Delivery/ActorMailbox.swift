@@ -41,12 +41,17 @@ final class ActorMailbox: Sendable {
 
     /// Runs the jobs enqueued so far; jobs enqueued meanwhile run in a new
     /// task, so a stream of broadcasts cannot starve the actor's other work.
+    ///
+    /// Each job, and the payload it holds, is released as soon as it has
+    /// run: a job enqueued after it (the barrier of
+    /// ``Broadcaster/waitForScheduledDeliveries()``) finds it gone.
     private func drain(on actor: isolated any Actor) {
-        let jobs = state.withLock { state in
+        var jobs = state.withLock { state in
             defer { state.jobs.removeAll(keepingCapacity: true) }
             return state.jobs
         }
-        for job in jobs { job(actor) }
+        jobs.reverse()
+        while let job = jobs.popLast() { job(actor) }
         let hasMore = state.withLock { state in
             if state.jobs.isEmpty { state.isDrainScheduled = false }
             return state.isDrainScheduled

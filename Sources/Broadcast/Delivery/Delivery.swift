@@ -129,22 +129,38 @@ extension Broadcaster {
         #endif
     }
 
+    /// Schedules what the delivery left: the calls to listeners the main
+    /// actor settles only if ``UnsettledCallLimit`` has room for them.
     private func finish<P>(
         _ leftovers: DeliveryRun.Leftovers, as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         _ deliver: EscapingCalls<P>
     ) {
         if !leftovers.learned.isEmpty { record(leftovers.learned, as: P.self) }
-        if !leftovers.unsettled.isEmpty { requestSettlement(of: leftovers.unsettled, as: P.self) }
-        for batch in leftovers.batches {
-            schedule(batch.entries, on: batch.actor, as: P.self, onMainActor: onMainActor, sticky: sticky, deliver)
+        var settling: [ListenerEntry] = []
+        if !leftovers.unsettled.isEmpty {
+            if unsettledCalls.take(1) {
+                settling = leftovers.unsettled
+            } else {
+                reportUnsettledCallsRefused(leftovers.unsettled, as: P.self)
+                leftovers.withdrawUnsettled()
+            }
+        }
+        for batch in leftovers.batches where !batch.entries.isEmpty {
+            schedule(
+                batch.entries, on: batch.actor, as: P.self, onMainActor: onMainActor, sticky: sticky,
+                settling: batch.actor === MainActor.shared ? settling : [], deliver)
         }
     }
 
     /// One job on `actor`'s mailbox routes `entries` again there, where every
     /// cast is definitive.
+    ///
+    /// `settling` are listeners with no actor among `entries` whose cast
+    /// failed where the broadcast ran (``Route/settleOnMainActor``): the
+    /// main actor's cast has made or skipped their calls, and now settles them.
     func schedule<P>(
         _ entries: [ListenerEntry], on actor: any Actor, as _: P.Type, onMainActor: Bool = false,
-        sticky: StickyGeneration?, _ deliver: EscapingCalls<P>
+        sticky: StickyGeneration?, settling: [ListenerEntry] = [], _ deliver: EscapingCalls<P>
     ) {
         mailboxes.mailbox(for: actor).enqueue { actor in
             var context = DeliveryContext(isolation: actor)
@@ -154,49 +170,41 @@ extension Broadcaster {
                 deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil,
                 adapting: { _, _ in nil })
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
+            if !settling.isEmpty { self.settle(settling, as: P.self, in: &context) }
         }
     }
 
-    /// Asks the main actor, once per listener and protocol, to settle
-    /// listeners with no actor whose cast failed off it.
-    ///
-    /// The cast failed where a conformance isolated to the main actor cannot
-    /// be checked: a job on its mailbox (so that
-    /// ``waitForScheduledDeliveries()`` covers it) casts each there, where
-    /// the cast is definitive, and records the answer. One that conforms
-    /// there only is then reached through the main actor from anywhere, as
-    /// a listener registered from main-actor code is; one that does not is
-    /// dropped by the indexes. No payload is kept: until the answer, a
-    /// broadcast made off the main actor does not call it.
-    func requestSettlement<P>(of entries: [ListenerEntry], as _: P.Type) {
-        let protocolID = ObjectIdentifier(P.self)
-        let asked = storage.withLock { storage, _ in storage.claimSettlements(of: entries, for: protocolID) }
-        guard !asked.isEmpty else { return }
-        mailboxes.mailbox(for: MainActor.shared).enqueue { actor in
-            var context = DeliveryContext(isolation: actor)
-            var answers = ActorAnswers()
-            var learned: [LearnedNonconformance] = []
-            for entry in asked {
-                guard let object = entry.liveObject else { continue }
-                let route = Routing.route(
-                    object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
-                    calling: { _ in })
-                switch route {
-                case .called: entry.noteConformanceIsolatedToMainActor(as: P.self)
-                case .skipAndRecord(let nonconformance): learned.append(nonconformance)
-                case .schedule, .skip, .settleOnMainActor: break
-                }
-            }
-            self.storage.withLock { storage, _ in
-                storage.endSettlements(of: asked, for: protocolID)
-                for nonconformance in learned {
-                    storage.recordNonconformance(of: nonconformance.type, to: P.self, on: nonconformance.actor)
-                }
-            }
-            // Debug builds: a listener settled here may be one the
-            // isolated-conformance check reports, before any later wait returns.
-            self.checkIsolatedConformances(of: [], as: P.self, in: &context)
+    /// On the main actor, after the calls of `entries`, listeners with no
+    /// actor whose cast failed elsewhere: one that is a `P` here is one only
+    /// here (its conformance is isolated to the main actor), so later
+    /// broadcasts made elsewhere schedule its calls without a cast; one that
+    /// is not was recorded by its call's route, and indexes drop it.
+    private func settle<P>(_ entries: [ListenerEntry], as _: P.Type, in context: inout DeliveryContext) {
+        for entry in entries {
+            guard let object = entry.liveObject, Conformance.conforms(object, to: P.self) else { continue }
+            entry.noteConformanceIsolatedToMainActor(as: P.self)
         }
+        unsettledCalls.give(1)
+        // Debug builds: a listener settled here may be one the
+        // isolated-conformance check reports, before any later wait returns.
+        checkIsolatedConformances(of: [], as: P.self, in: &context)
+    }
+
+    /// Debug builds: the calls a broadcast could not keep, reported once.
+    private func reportUnsettledCallsRefused<P>(_ entries: [ListenerEntry], as _: P.Type) {
+        guard unsettledCalls.isFirstRefusal() else { return }
+        let object = entries.lazy.compactMap(\.liveObject).first
+        #if DEBUG
+            let site = entries.first?.registrationSite
+        #else
+            let site: RegistrationSite? = nil
+        #endif
+        report(
+            BroadcastDiagnostic(
+                kind: .unsettledCallLimitReached,
+                typeName: object.map { String(describing: type(of: $0)) } ?? "a released listener",
+                protocolName: String(describing: P.self), fileID: site.map { "\($0.fileID)" } ?? "",
+                line: site.map { Int($0.line) } ?? 0))
     }
 
     func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {
@@ -305,7 +313,16 @@ struct DeliveryRun {
 
         var batches: [Batch] = []
         var learned: [LearnedNonconformance] = []
+        /// Scheduled on the main actor, which settles them.
         var unsettled: [ListenerEntry] = []
+
+        /// Takes the unsettled calls out of the main actor's batch.
+        func withdrawUnsettled() {
+            for index in batches.indices where batches[index].actor === MainActor.shared {
+                batches[index].entries.removeAll { entry in unsettled.contains { $0 === entry } }
+            }
+            unsettled = []
+        }
     }
 
     @inline(__always)
@@ -324,13 +341,20 @@ struct DeliveryRun {
         }
     }
 
+    /// Scheduled on the main actor but not counted: whether a call is made
+    /// is known only there.
     @inline(never)
     mutating func settleOnMainActor(_ entry: ListenerEntry) {
-        (leftovers ?? made()).unsettled.append(entry)
+        batch(entry, on: MainActor.shared)
+        leftovers?.unsettled.append(entry)
     }
 
     mutating func schedule(_ entry: ListenerEntry, on actor: any Actor) {
         count += 1
+        batch(entry, on: actor)
+    }
+
+    private mutating func batch(_ entry: ListenerEntry, on actor: any Actor) {
         let leftovers = leftovers ?? made()
         // Few distinct actors (usually the main actor only): a linear search beats hashing.
         if let index = leftovers.batches.firstIndex(where: { $0.actor === actor }) {

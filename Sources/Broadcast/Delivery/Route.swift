@@ -7,7 +7,8 @@ enum Route {
     case skipAndRecord(LearnedNonconformance)
     /// A listener with no actor whose cast failed where a conformance
     /// isolated to the main actor cannot be checked, and that the main actor
-    /// has not settled yet: not called here; the main actor is asked once
-    /// (``Broadcaster/requestSettlement(of:as:)``), and the index keeps it.
+    /// has not settled yet: its call is scheduled there but not counted, and
+    /// the main actor's cast makes it or not and settles the listener
+    /// (within ``UnsettledCallLimit``); the index keeps it.
     case settleOnMainActor
 }

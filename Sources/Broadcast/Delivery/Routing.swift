@@ -70,11 +70,11 @@ enum Routing {
     /// Where the main actor's conformances are seen, not a `P` (recorded, so
     /// that indexes drop it). Anywhere else, for a listener the main actor
     /// has found a conformance isolated to it, the call goes there, as for
-    /// one registered from main-actor code; for any other, it cannot be told
-    /// from one that does not conform, so it is not called here, and the
-    /// main actor is asked to settle it. Broadcast's own listeners, and
-    /// runtimes that do not check isolated conformances, have no such
-    /// conformance: a failed cast is definitive.
+    /// one registered from main-actor code; any other cannot be told from
+    /// one that does not conform, so its call goes there too, and the main
+    /// actor's cast makes it or not and settles it. Broadcast's own
+    /// listeners, and runtimes that do not check isolated conformances, have
+    /// no such conformance: a failed cast is definitive.
     @inline(never)
     private static func afterFailedCastWithNoActor(of entry: ListenerEntry, in context: inout DeliveryContext)
         -> Route

@@ -24,7 +24,8 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
     /// be forwarded as.
     public let typeName: String
     /// The protocol concerned, for
-    /// ``Kind/isolatedConformanceRegisteredOffMainActor``; nil otherwise.
+    /// ``Kind/isolatedConformanceRegisteredOffMainActor`` and
+    /// ``Kind/unsettledCallLimitReached``; nil otherwise.
     public let protocolName: String?
     /// The notification's name, for a rejected notification; nil otherwise.
     public let notificationName: String?
@@ -78,10 +79,16 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
         case .isolatedConformanceRegisteredOffMainActor:
             "Broadcast: \(typeName)\(place) conforms to \(protocolName ?? "its protocol") only on the main actor "
                 + "(an isolated conformance) but was registered from code that is not isolated to the main actor, "
-                + "so its calls are not moved to the main actor. This runtime checks the isolation and skips it "
-                + "wherever the cast fails; the runtimes of Apple OS releases before the 26 generation "
-                + "(iOS 18, macOS 15) do not, and a broadcast from another thread would call it there: a data race. "
-                + "Register it from main-actor code, for example in its @MainActor initializer."
+                + "so it has no actor. This runtime checks the isolation, and a broadcast made elsewhere sends its "
+                + "call to the main actor, whose cast makes it; the runtimes of Apple OS releases before the 26 "
+                + "generation (iOS 18, macOS 15) do not, and a broadcast from another thread would call it there: "
+                + "a data race. Register it from main-actor code, for example in its @MainActor initializer."
+        case .unsettledCallLimitReached:
+            "Broadcast: a broadcast to \(protocolName ?? "a protocol") made off the main actor did not keep its calls "
+                + "to listeners registered with no actor, such as \(typeName)\(place), that the main actor has not "
+                + "settled yet: the calls of 1,000 broadcasts were already waiting for the main actor. Register "
+                + "listeners whose conformance is isolated to the main actor from main-actor code or with calledOn: "
+                + "MainActor.shared, or let the main actor run. Reported once per broadcaster."
         default:
             message ?? "Broadcast: \(kind) for \(typeName)\(place)\(reason.map { ": \($0)" } ?? "")."
         }

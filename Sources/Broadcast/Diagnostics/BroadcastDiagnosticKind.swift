@@ -37,5 +37,17 @@ extension BroadcastDiagnostic {
         /// actor.
         public static let isolatedConformanceRegisteredOffMainActor = Kind(
             "isolatedConformanceRegisteredOffMainActor")
+
+        /// A broadcast made off the main actor did not keep its calls to
+        /// listeners registered with no actor that the main actor has not
+        /// settled yet (``BroadcastDiagnostic/typeName`` names one of them):
+        /// the calls of 1,000 broadcasts were already waiting for the main actor.
+        ///
+        /// Such a call waits with its payload until the main actor casts the
+        /// listener; a program whose main actor does not run would otherwise
+        /// keep every one. Register listeners whose conformance is isolated
+        /// to the main actor from main-actor code or with
+        /// `calledOn: MainActor.shared`. Reported once per broadcaster.
+        public static let unsettledCallLimitReached = Kind("unsettledCallLimitReached")
     }
 }

@@ -70,7 +70,9 @@ extension Broadcaster {
                 Conformance.isKnownToConformAnywhere(object, as: P.self, in: &context)
                 ? .scheduled(on: actor) : .scheduledIfConforming(on: actor)
             return explanation.applying(scheduleRule(for: entry))
-        case .settleOnMainActor, .skip, .skipAndRecord:
+        case .settleOnMainActor:
+            return DeliveryExplanation.scheduledIfConforming(on: MainActor.shared).applying(.mainActorSettles)
+        case .skip, .skipAndRecord:
             return .doesNotConform
         }
     }

@@ -152,6 +152,9 @@ enum DeliveryRule: Sendable {
     /// Registered with no actor; the main actor found its conformance
     /// isolated to it.
     case conformanceFoundIsolatedToTheMainActor
+    /// Registered with no actor, not a `P` where the broadcast runs, and not
+    /// settled yet: the main actor's cast decides.
+    case mainActorSettles
 
     var sentence: String {
         switch self {
@@ -164,6 +167,9 @@ enum DeliveryRule: Sendable {
             "this runtime cannot check isolated conformances, so it is called only on the actor it registered from"
         case .conformanceFoundIsolatedToTheMainActor:
             "it registered with no actor, and the main actor found a conformance that can be used only there"
+        case .mainActorSettles:
+            "it registered with no actor and does not conform here, so the call goes to the main actor, where "
+                + "a conformance isolated to it holds; not counted until the main actor has cast it"
         }
     }
 }

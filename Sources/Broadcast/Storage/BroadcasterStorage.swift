@@ -84,9 +84,6 @@ struct BroadcasterStorage {
     private(set) var known = KnownNonconformances()
     private(set) var sticky = StickyBroadcasts()
     private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
-    /// Listeners with no actor the main actor has been asked to settle, per
-    /// protocol: each is asked once, however many broadcasts meet it.
-    private var pendingSettlements: Set<SettlementKey> = []
     /// For diagnostics only.
     private(set) var stoppedRegistrations = StoppedRegistrations()
 
@@ -147,15 +144,6 @@ struct BroadcasterStorage {
         if !committed, learnedNew { indexes[intake.position].invalidate() }
     }
 
-    /// The entries not yet asked about for `protocolID`, now marked as asked.
-    mutating func claimSettlements(of entries: [ListenerEntry], for protocolID: ObjectIdentifier) -> [ListenerEntry] {
-        entries.filter { pendingSettlements.insert(SettlementKey(entry: $0, protocolID: protocolID)).inserted }
-    }
-
-    mutating func endSettlements(of entries: [ListenerEntry], for protocolID: ObjectIdentifier) {
-        for entry in entries { pendingSettlements.remove(SettlementKey(entry: entry, protocolID: protocolID)) }
-    }
-
     /// Records what a delivery on `actor` proved; `P`'s index is rebuilt.
     mutating func recordNonconformance<P>(of type: AnyObject.Type, to _: P.Type, on actor: any Actor) {
         guard known.insert(type, ObjectIdentifier(P.self), on: actor),
@@ -208,18 +196,6 @@ struct BroadcasterStorage {
     mutating func takeStreamFinishers() -> [@Sendable () -> Void] {
         defer { streamFinishers.removeAll() }
         return Array(streamFinishers.values)
-    }
-}
-
-/// One listener entry and protocol the main actor has been asked to settle
-/// (the entry itself: the job that asks holds it until it is answered).
-private struct SettlementKey: Hashable {
-    let entry: ObjectIdentifier
-    let protocolID: ObjectIdentifier
-
-    init(entry: ListenerEntry, protocolID: ObjectIdentifier) {
-        self.entry = ObjectIdentifier(entry)
-        self.protocolID = protocolID
     }
 }
 

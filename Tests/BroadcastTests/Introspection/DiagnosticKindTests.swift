@@ -5,10 +5,13 @@ import Testing
 struct DiagnosticKindTests {
     @Test func eachKindIsDistinctAndNamedAsItsStaticMember() {
         let kinds: [BroadcastDiagnostic.Kind] = [
-            .listenerReleasedOnRegistration, .isolatedConformanceRegisteredOffMainActor,
+            .listenerReleasedOnRegistration, .isolatedConformanceRegisteredOffMainActor, .unsettledCallLimitReached,
         ]
         #expect(
-            kinds.map(\.description) == ["listenerReleasedOnRegistration", "isolatedConformanceRegisteredOffMainActor"])
+            kinds.map(\.description) == [
+                "listenerReleasedOnRegistration", "isolatedConformanceRegisteredOffMainActor",
+                "unsettledCallLimitReached",
+            ])
         #expect(Set(kinds).count == kinds.count)
     }
 

@@ -20,9 +20,9 @@ struct IsolatedConformanceCheckTests {
             let line = #line + 1
             broadcaster.addListener(conformer)  // non-isolated code: no actor
             // This runtime checks the isolation: a background broadcast cannot
-            // tell an isolated conformance from none, so it does not call it
-            // and asks the main actor, whose answer is reported before the
-            // wait returns.
+            // tell an isolated conformance from none, so it sends the call to
+            // the main actor, uncounted, whose cast makes it and is reported
+            // before the wait returns.
             let made = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
             await broadcaster.waitForScheduledDeliveries()
 
@@ -37,11 +37,11 @@ struct IsolatedConformanceCheckTests {
                 diagnostics.all.first?.description
                     == "Broadcast: MainConformer registered at BroadcastTests/IsolatedConformanceCheckTests.swift:"
                     + "\(line) conforms to Ping only on the main actor (an isolated conformance) but was registered "
-                    + "from code that is not isolated to the main actor, so its calls are not moved to the main "
-                    + "actor. This runtime checks the isolation and skips it wherever the cast fails; the runtimes "
-                    + "of Apple OS releases before the 26 generation (iOS 18, macOS 15) do not, and a broadcast "
-                    + "from another thread would call it there: a data race. Register it from main-actor code, for "
-                    + "example in its @MainActor initializer.")
+                    + "from code that is not isolated to the main actor, so it has no actor. This runtime checks "
+                    + "the isolation, and a broadcast made elsewhere sends its call to the main actor, whose cast "
+                    + "makes it; the runtimes of Apple OS releases before the 26 generation (iOS 18, macOS 15) do "
+                    + "not, and a broadcast from another thread would call it there: a data race. Register it from "
+                    + "main-actor code, for example in its @MainActor initializer.")
             withExtendedLifetime(conformer) {}
         }
 
