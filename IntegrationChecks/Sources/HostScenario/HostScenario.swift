@@ -403,7 +403,8 @@ public final class HostScenario: Sendable {
         report(
             "isolated conformance registered without actor: \(callsFromMainContext) call(s) from the main context, "
                 + "\(callsFromBackground) from a background thread")
-        // The background broadcast asked the main actor to settle the gauge.
+        // The background broadcast sent the gauge's call to the main actor, uncounted: its cast there, once
+        // the host lets the main actor run, makes the call and settles the gauge.
         unsettledGauge.withLock { $0 = UnsettledGauge(broadcaster: broadcaster, feed: feed, gauge: gauge) }
     }
 
@@ -414,6 +415,10 @@ public final class HostScenario: Sendable {
     /// off the main actor.
     private func checkSettledGauge() {
         guard let check = unsettledGauge.withLock({ $0 }) else { return }
+        expect(
+            check.gauge.log.calls == 2,
+            "isolated conformance registered without actor: once the main actor had run, the gauge had "
+                + "\(check.gauge.log.calls) calls, expected 2 (the main context's broadcast and the background one)")
         let count = HostProbe.onBackgroundThread { check.broadcaster.postCreated(2) }
         expect(
             count == 2,

@@ -86,9 +86,7 @@ enum HandlerRouting {
         answers: inout ActorAnswers, calling call: (P) -> Void, adapting adapt: Adapting<P>
     ) -> Route {
         guard let proof = proof(for: entry, in: &context) else {
-            return Routing.route(
-                consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers,
-                calling: call)
+            return cast(consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call)
         }
         var made: EventListenerAdapter?
         let route = Routing.route(
