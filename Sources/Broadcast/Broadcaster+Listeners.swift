@@ -13,9 +13,9 @@ extension Broadcaster {
     /// isolated to an actor (`extension Screen: @MainActor
     /// PostCreationListener`) can be used only on that actor, so its calls go
     /// to the actor the listener registered from; registered from code
-    /// isolated to no actor, its calls go to the main actor once the main
-    /// actor has settled where it conforms (broadcasts made elsewhere before
-    /// that do not reach it: see <doc:DeliverySemantics>). To keep a listener
+    /// isolated to no actor, a broadcast made elsewhere sends its call to
+    /// the main actor, whose cast makes it (not counted until the main actor
+    /// has cast it once: see <doc:DeliverySemantics>). To keep a listener
     /// on an actor whatever its conformance, name the actor:
     /// ``addListener(_:calledOn:receivingSticky:fileID:line:)-(AnyObject,_,_,_,_)``.
     ///
