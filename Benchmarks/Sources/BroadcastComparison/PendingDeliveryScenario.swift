@@ -4,8 +4,8 @@ import Dispatch
 import Foundation
 
 // Memory per pending scheduled delivery: while the main actor is busy,
-// broadcasts made on another thread to listeners registered from main-actor
-// code wait for it. What each waiting broadcast keeps allocated is what a
+// broadcasts made on another thread to listeners bound to the main actor
+// (`calledOn:`) wait for it. What each waiting broadcast keeps allocated is what a
 // burst of background broadcasts costs in memory until the main actor runs
 // them.
 
