@@ -152,10 +152,10 @@ final class ModelHarness: @unchecked Sendable {
 
     /// Has the main actor settle every listener class for every target first.
     ///
-    /// A listener with no actor whose cast fails off the main actor
-    /// is settled there once per class and protocol, in a job that would
-    /// otherwise run beside the sequence's own thread. Leaves no listener,
-    /// log or plan behind.
+    /// A listener with no actor whose cast fails off the main actor has its
+    /// call sent there until the main actor's cast settles it, in jobs that
+    /// would otherwise run beside the sequence's own thread. Leaves no
+    /// listener, log or plan behind.
     func settleListenerClasses() async {
         let listeners = ModelKind.allCases.map { $0.make(id: -1 - $0.rawValue, harness: self) }
         for listener in listeners { broadcaster.addListenerAsInSwift5(listener) }
