@@ -138,7 +138,7 @@ extension Broadcaster {
         if !leftovers.learned.isEmpty { record(leftovers.learned, as: P.self) }
         var settling: [ListenerEntry] = []
         if !leftovers.unsettled.isEmpty {
-            if unsettledCalls.take(1) {
+            if unsettledCalls.take() {
                 settling = leftovers.unsettled
             } else {
                 reportUnsettledCallsRefused(leftovers.unsettled, as: P.self)
@@ -184,7 +184,7 @@ extension Broadcaster {
             guard let object = entry.liveObject, Conformance.conforms(object, to: P.self) else { continue }
             entry.noteConformanceIsolatedToMainActor(as: P.self)
         }
-        unsettledCalls.give(1)
+        unsettledCalls.give()
         // Debug builds: a listener settled here may be one the
         // isolated-conformance check reports, before any later wait returns.
         checkIsolatedConformances(of: [], as: P.self, in: &context)
@@ -192,19 +192,17 @@ extension Broadcaster {
 
     /// Debug builds: the calls a broadcast could not keep, reported once.
     private func reportUnsettledCallsRefused<P>(_ entries: [ListenerEntry], as _: P.Type) {
-        guard unsettledCalls.isFirstRefusal() else { return }
-        let object = entries.lazy.compactMap(\.liveObject).first
         #if DEBUG
+            guard unsettledCalls.isFirstRefusal() else { return }
+            let object = entries.lazy.compactMap(\.liveObject).first
             let site = entries.first?.registrationSite
-        #else
-            let site: RegistrationSite? = nil
+            report(
+                BroadcastDiagnostic(
+                    kind: .unsettledCallLimitReached,
+                    typeName: object.map { String(describing: type(of: $0)) } ?? "a released listener",
+                    protocolName: String(describing: P.self), fileID: site.map { "\($0.fileID)" } ?? "",
+                    line: site.map { Int($0.line) } ?? 0))
         #endif
-        report(
-            BroadcastDiagnostic(
-                kind: .unsettledCallLimitReached,
-                typeName: object.map { String(describing: type(of: $0)) } ?? "a released listener",
-                protocolName: String(describing: P.self), fileID: site.map { "\($0.fileID)" } ?? "",
-                line: site.map { Int($0.line) } ?? 0))
     }
 
     func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {

@@ -15,21 +15,21 @@ struct UnsettledCallLimit: ~Copyable, Sendable {
     private let waiting = Atomic<Int>(0)
     private let refusalReported = Atomic<Bool>(false)
 
-    /// Takes room for the calls of `count` broadcasts, all or none.
-    func take(_ count: Int) -> Bool {
+    /// Takes room for one broadcast's calls, if there is any.
+    func take() -> Bool {
         var current = waiting.load(ordering: .relaxed)
-        while current + count <= Self.limit {
+        while current < Self.limit {
             let (exchanged, found) = waiting.compareExchange(
-                expected: current, desired: current + count, ordering: .relaxed)
+                expected: current, desired: current + 1, ordering: .relaxed)
             if exchanged { return true }
             current = found
         }
         return false
     }
 
-    /// Gives back the room of `count` broadcasts whose calls ran.
-    func give(_ count: Int) {
-        waiting.subtract(count, ordering: .relaxed)
+    /// Gives back the room of one broadcast whose calls ran.
+    func give() {
+        waiting.subtract(1, ordering: .relaxed)
     }
 
     /// True the first time only: a refusal is reported once per broadcaster.
