@@ -9,7 +9,7 @@ extension Broadcaster {
         adapting adapt: Adapting<P>, makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
         sendNow(
-            to: P.self, onMainActor: onMainActor, from: isolation, calling: call, handling: { _ in },
+            to: P.self, onMainActor: onMainActor, from: isolation, calling: call, handling: { _, _ in },
             reachesHandlers: false, adapting: adapt, makingEscaping: makeEscaping)
     }
 
@@ -69,7 +69,8 @@ extension Broadcaster {
         var run = DeliveryRun()
         Delivery.deliver(
             to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call,
-            handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil, adapting: adapt)
+            handling: { handler, _ in deliver.handle?(handler) }, reachesHandlers: deliver.handle != nil,
+            adapting: adapt)
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
         }
@@ -167,7 +168,8 @@ extension Broadcaster {
             var run = DeliveryRun()
             Delivery.deliver(
                 to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
-                deliver.call, handling: { deliver.handle?($0) }, reachesHandlers: deliver.handle != nil,
+                deliver.call, handling: { handler, _ in deliver.handle?(handler) },
+                reachesHandlers: deliver.handle != nil,
                 adapting: { _, _ in nil })
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
             if !settling.isEmpty { self.settle(settling, as: P.self, in: &context) }
@@ -273,7 +275,7 @@ enum Delivery {
             let route = HandlerRouting.route(
                 consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
                 in: &context, answers: &answers, calling: { listener in claiming { call(listener) } },
-                handling: { handler in claiming { handle(handler) } }, adapting: adapt)
+                handling: { handler, _ in claiming { handle(handler, nil) } }, adapting: adapt)
             if case .called = route, !claimed { continue }
             run.note(route, for: entry)
         }
@@ -281,8 +283,9 @@ enum Delivery {
 }
 
 /// A post's call to one of its closure handlers (``HandlerRouting``): typed,
-/// made by the post that knows the event.
-typealias HandlerCall = (EventHandler) -> Void
+/// made by the post that knows the event; given, for an
+/// ``EventListenerAdapter``, the listener the delivery loaded.
+typealias HandlerCall = (EventHandler, consuming AnyObject?) -> Void
 
 /// A delivery's calls in the escaping form a call scheduled on an actor, or
 /// a sticky state, keeps: to listeners as `P`, and for a post to its closure

@@ -28,7 +28,7 @@ enum HandlerRouting {
     static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, onMainActor: Bool,
         reachesHandlers: Bool, in context: inout DeliveryContext, answers: inout ActorAnswers,
-        calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
+        calling call: (P) -> Void, handling handle: HandlerCall,
         adapting adapt: Adapting<P>
     ) -> Route {
         guard reachesHandlers, type(of: object) is EventHandler.Type else {
@@ -44,21 +44,23 @@ enum HandlerRouting {
         guard let handler = consume object as? EventHandler, handler.postKey == ObjectIdentifier(P.self) else {
             return .skip
         }
-        return route(handler, of: entry, in: &context, answers: &answers, handle)
+        return route(handler, loaded: nil, of: entry, in: &context, answers: &answers, handle)
     }
 
     /// A post's ``EventListener`` object: through its adapter, or cast.
     @inline(__always)
     private static func routeListener<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
-        answers: inout ActorAnswers, calling call: (P) -> Void, handling handle: (EventHandler) -> Void,
+        answers: inout ActorAnswers, calling call: (P) -> Void, handling handle: HandlerCall,
         adapting adapt: Adapting<P>
     ) -> Route {
         if let adapter = entry.eventListenerAdapter {
             guard adapter.postKey == ObjectIdentifier(P.self), holds(adapter.proof, for: entry, in: &context) else {
                 return cast(consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call)
             }
-            return route(adapter, of: entry, in: &context, answers: &answers, handle)
+            // Called with the object loaded here: the adapter's own weak
+            // reference is for the calls scheduled on an actor.
+            return route(adapter, loaded: consume object, of: entry, in: &context, answers: &answers, handle)
         }
         return castAndAdapt(
             consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call, adapting: adapt)
@@ -128,15 +130,15 @@ enum HandlerRouting {
 
     @inline(__always)
     private static func route(
-        _ handler: EventHandler, of entry: ListenerEntry, in context: inout DeliveryContext,
-        answers: inout ActorAnswers, _ handle: (EventHandler) -> Void
+        _ handler: EventHandler, loaded object: consuming AnyObject?, of entry: ListenerEntry,
+        in context: inout DeliveryContext, answers: inout ActorAnswers, _ handle: HandlerCall
     ) -> Route {
         if let box = entry.isolationBox, !entry.mayBeCalledOffItsActor,
             !answers.isRunning(onActorWith: ObjectIdentifier(box), in: &context, { box.actor })
         {
             return .schedule(on: box.actor)
         }
-        handle(handler)
+        handle(handler, consume object)
         return .called
     }
 

@@ -25,7 +25,7 @@ extension Broadcaster {
         guard sticky else {
             return sendPost(
                 to: (any EventListener<Event>).self, from: isolation, calling: { $0.receive(event) },
-                handling: { $0.receive(posted: event) }, adapting: { Self.adapter(for: $0, proof: $1) },
+                handling: { $0.receive(posted: event, loaded: $1) }, adapting: { Self.adapter(for: $0, proof: $1) },
                 makingEscaping: { Self.escapingCalls(with: event) })
         }
         return postSticky(event, isolation: isolation)

@@ -44,11 +44,25 @@ final class TypedEventListenerAdapter<Listener: EventListener>: EventListenerAda
         super.init(postKey: ObjectIdentifier((any EventListener<Listener.Event>).self), proof: proof)
     }
 
-    /// Calls the listener with `event` if it is a `Listener.Event`: the
+    override func receive<Posted>(posted event: Posted) {
+        guard let listener else { return }
+        call(listener, with: event)
+    }
+
+    /// Calls `object`, the listener a live delivery loaded from the entry
+    /// (the object this adapter refers to), taking over its reference.
+    override func receive<Posted>(posted event: Posted, loaded object: consuming AnyObject?) {
+        guard let object = consume object else { return receive(posted: event) }
+        guard let listener = consume object as? Listener else { return }
+        call(listener, with: event)
+    }
+
+    /// Calls `listener` with `event` if it is a `Listener.Event`: the
     /// types are compared first, so the cast cannot fail (see
     /// ``ClosureListener/receive(posted:)``).
-    override func receive<Posted>(posted event: Posted) {
-        guard Posted.self == Listener.Event.self, let listener else { return }
+    @inline(__always)
+    private func call<Posted>(_ listener: Listener, with event: Posted) {
+        guard Posted.self == Listener.Event.self else { return }
         listener.receive(event as! Listener.Event)
     }
 }

@@ -40,7 +40,7 @@ struct StickyBroadcast: Sendable {
             let route = HandlerRouting.route(
                 object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: handle != nil,
                 in: &context, answers: &answers, calling: { listener in callHere { deliver(listener) } },
-                handling: { handler in callHere { handle?(handler) } }, adapting: { _, _ in nil })
+                handling: { handler, _ in callHere { handle?(handler) } }, adapting: { _, _ in nil })
             switch route {
             case .called, .skip:
                 break
