@@ -13,8 +13,9 @@ enum HandlerRouting {
     /// when `reachesHandlers` (a post); a listener through `call`, after
     /// ``Routing``'s cast.
     ///
-    /// A handler is recognised by its class first, which makes no reference
-    /// to it; the cast then takes over the weak load's reference (`consume`),
+    /// A handler is recognised by its entry first (``ListenerEntry/isHandler``,
+    /// which makes no reference to it and asks the runtime nothing); the cast
+    /// then takes over the weak load's reference (`consume`),
     /// as ``Routing``'s does: a retain and a release fewer, both on the slow
     /// path of a weakly referenced object. A handler of another post is
     /// skipped: it conforms to no protocol.
@@ -31,7 +32,7 @@ enum HandlerRouting {
         calling call: (P) -> Void, handling handle: HandlerCall,
         adapting adapt: Adapting<P>
     ) -> Route {
-        guard reachesHandlers, type(of: object) is EventHandler.Type else {
+        guard reachesHandlers, entry.isHandler else {
             guard reachesHandlers else {
                 return Routing.route(
                     consume object, of: entry, as: P.self, onMainActor: onMainActor, in: &context,

@@ -22,6 +22,11 @@ final class ListenerEntry: @unchecked Sendable {
     /// failed cast of theirs is definitive anywhere.
     let conformanceMayBeIsolated: Bool
 
+    /// Whether the listener is a closure handler (an ``EventHandler``),
+    /// decided once here: a post tells it from an object by this byte, in
+    /// the entry's padding, rather than by asking the runtime for its class.
+    let isHandler: Bool
+
     private let retired = Atomic<Bool>(false)
 
     /// The protocol the main actor found this listener with no actor a `P`
@@ -50,6 +55,7 @@ final class ListenerEntry: @unchecked Sendable {
         self.isolationBox = isolation.map(IsolationBox.for)
         self.isSendable = isSendable
         self.conformanceMayBeIsolated = conformanceMayBeIsolated
+        self.isHandler = object is EventHandler
         #if DEBUG
             self.registrationSite = registrationSite
         #endif
