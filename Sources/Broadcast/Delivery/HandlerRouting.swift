@@ -163,4 +163,5 @@ enum HandlerRouting {
 /// context for it (an optional closure escapes, and so does a generic
 /// default argument's: `broadcast(to:with:)` allocated one per broadcast).
 /// Every other delivery passes `{ _, _ in nil }`.
+@usableFromInline
 typealias Adapting<P> = (P, EventListenerAdapter.Proof) -> EventListenerAdapter?

@@ -12,23 +12,42 @@ extension Broadcaster {
     ///     handler or listener registering later can ask to receive it at once.
     ///   - isolation: Where the post runs; leave the default.
     /// - Returns: The number of calls made or scheduled.
+    @inlinable
     @discardableResult
     public func post<Event: Sendable>(
         _ event: Event,
         sticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        // Closure handlers are called typed (`EventHandler`); objects that
-        // conform to `EventListener` are cast. The escaping forms are made
-        // only for a call scheduled on an actor or a sticky state, so a post
-        // made where its handlers run allocates nothing.
+        // Inlinable only so that the caller's module names the key type
+        // `any EventListener<Event>` for its own `Event`, where its metadata
+        // is a constant kept after the first use: in the library's generic
+        // code the runtime looked it up on every post (about 390
+        // instructions, a quarter of a post to one handler). The delivery
+        // itself, and every cast, stay in the library (`postLive`).
         guard sticky else {
-            return sendPost(
-                to: (any EventListener<Event>).self, from: isolation, calling: { $0.receive(event) },
-                handling: { $0.receive(posted: event, loaded: $1) }, adapting: { Self.adapter(for: $0, proof: $1) },
-                makingEscaping: { Self.escapingCalls(with: event) })
+            return postLive(
+                event, to: (any EventListener<Event>).self, from: isolation, calling: { $0.receive(event) },
+                adapting: { Self.adapter(for: $0, proof: $1) }, makingEscapingCall: { { $0.receive(event) } })
         }
         return postSticky(event, isolation: isolation)
+    }
+
+    /// A post that keeps no state, to the key type its caller named.
+    ///
+    /// `P` is `any EventListener<Event>`: closure handlers are
+    /// called typed (``EventHandler``); objects that conform to
+    /// ``EventListener`` through their adapters, or cast (`call`). The
+    /// escaping forms are made only for a call scheduled on an actor, so a
+    /// post made where its handlers run allocates nothing.
+    @usableFromInline
+    func postLive<Event: Sendable, P>(
+        _ event: Event, to _: P.Type, from isolation: (any Actor)?, calling call: (P) -> Void,
+        adapting adapt: Adapting<P>, makingEscapingCall makeCall: () -> @Sendable (P) -> Void
+    ) -> Int {
+        sendPost(
+            to: P.self, from: isolation, calling: call, handling: { $0.receive(posted: event, loaded: $1) },
+            adapting: adapt, makingEscaping: { EscapingCalls(makeCall(), handling: { $0.receive(posted: event) }) })
     }
 
     /// A sticky post: also keeps the value, for `stickyEvent(for:)`, and
@@ -39,7 +58,8 @@ extension Broadcaster {
     /// every post, sticky or not (about 320 instructions of the 2,300 a post
     /// to one handler made).
     @inline(never)
-    private func postSticky<Event: Sendable>(_ event: Event, isolation: isolated (any Actor)?) -> Int {
+    @usableFromInline
+    func postSticky<Event: Sendable>(_ event: Event, isolation: isolated (any Actor)?) -> Int {
         let calls = Self.escapingCalls(with: event)
         let sticky = StickyBroadcast(
             for: (any EventListener<Event>).self, onMainActor: false, event: event,
@@ -68,7 +88,8 @@ extension Broadcaster {
     /// The typed call to `listener`, an object a post's cast proved an
     /// `Event` listener where `proof` says: later posts call it through this
     /// adapter, with no cast (``HandlerRouting``).
-    private static func adapter<Event>(
+    @usableFromInline
+    static func adapter<Event>(
         for listener: any EventListener<Event>, proof: EventListenerAdapter.Proof
     ) -> EventListenerAdapter {
         func adapter<Listener: EventListener>(_ listener: Listener) -> EventListenerAdapter {

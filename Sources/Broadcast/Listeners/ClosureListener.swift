@@ -6,6 +6,7 @@
 /// `any EventListener<Event>`: on this toolchain that cast, a constrained
 /// existential, costs about 950 ns, the call itself a few (see
 /// Docs/PerformanceNotes.md).
+@usableFromInline
 class EventHandler {
     /// `ObjectIdentifier((any EventListener<Event>).self)`: the key of the
     /// handler's event, its index and its sticky state.

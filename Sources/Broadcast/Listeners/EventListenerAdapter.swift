@@ -7,6 +7,7 @@
 /// An ``EventHandler`` keyed by the post, so every path that routes a
 /// post's handlers (live, scheduled on an actor, sticky, replayed) routes
 /// it; it holds its object weakly, as the table does.
+@usableFromInline
 class EventListenerAdapter: EventHandler, @unchecked Sendable {
     // @unchecked Sendable: every stored property (here and in its subclass)
     // is immutable or the `weak let` to the listener, whose loads are
@@ -14,6 +15,7 @@ class EventListenerAdapter: EventHandler, @unchecked Sendable {
     // routes the adapter, as it routes a handler.
     /// Where the cast that made an adapter succeeded: it stands for the
     /// cast only where the cast is proven to succeed again.
+    @usableFromInline
     enum Proof {
         /// With no actor, off the main queue, outside every task: no
         /// isolated conformance could be used, so the conformance holds
