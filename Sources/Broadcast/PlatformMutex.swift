@@ -20,7 +20,13 @@
         /// At an address of its own: a `pthread_mutex_t` must not move once
         /// initialised, which a stored property does not promise.
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        private var value: Value
+        /// At an address of its own too, as `Synchronization.Mutex` keeps its
+        /// value: a stored `var` of this class would be accessed with the
+        /// runtime's exclusivity check on every trip (`swift_beginAccess` and
+        /// `swift_endAccess`, about 80 instructions), a check the mutex
+        /// already keeps from failing: only `withLock` reaches the value,
+        /// with `mutex` held, and a thread that holds it cannot take it again.
+        private let value: UnsafeMutablePointer<Value>
 
         package init(_ initialValue: sending Value) {
             mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -33,13 +39,16 @@
             let result = pthread_mutex_init(mutex, &attributes)
             pthread_mutexattr_destroy(&attributes)
             precondition(result == 0, "pthread_mutex_init failed: \(result)")
-            value = initialValue
+            value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+            value.initialize(to: initialValue)
         }
 
         deinit {
             pthread_mutex_destroy(mutex)
             mutex.deinitialize(count: 1)
             mutex.deallocate()
+            value.deinitialize(count: 1)
+            value.deallocate()
         }
 
         package func withLock<Result, E: Error>(
@@ -48,7 +57,7 @@
             let locked = pthread_mutex_lock(mutex)
             precondition(locked == 0, "Broadcast: a lock was taken again by the thread that holds it (\(locked))")
             defer { pthread_mutex_unlock(mutex) }
-            return try body(&value)
+            return try body(&value.pointee)
         }
     }
 
