@@ -285,7 +285,8 @@ enum Delivery {
 /// A post's call to one of its closure handlers (``HandlerRouting``): typed,
 /// made by the post that knows the event; given, for an
 /// ``EventListenerAdapter``, the listener the delivery loaded.
-typealias HandlerCall = (EventHandler, consuming AnyObject?) -> Void
+@usableFromInline
+typealias HandlerCall = (consuming EventHandler, consuming AnyObject?) -> Void
 
 /// A delivery's calls in the escaping form a call scheduled on an actor, or
 /// a sticky state, keeps: to listeners as `P`, and for a post to its closure

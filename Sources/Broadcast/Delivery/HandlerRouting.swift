@@ -45,7 +45,7 @@ enum HandlerRouting {
         guard let handler = consume object as? EventHandler, handler.postKey == ObjectIdentifier(P.self) else {
             return .skip
         }
-        return route(handler, loaded: nil, of: entry, in: &context, answers: &answers, handle)
+        return route(consume handler, loaded: nil, of: entry, in: &context, answers: &answers, handle)
     }
 
     /// A post's ``EventListener`` object: through its adapter, or cast.
@@ -61,7 +61,7 @@ enum HandlerRouting {
             }
             // Called with the object loaded here: the adapter's own weak
             // reference is for the calls scheduled on an actor.
-            return route(adapter, loaded: consume object, of: entry, in: &context, answers: &answers, handle)
+            return route(consume adapter, loaded: consume object, of: entry, in: &context, answers: &answers, handle)
         }
         return castAndAdapt(
             consume object, of: entry, as: P.self, in: &context, answers: &answers, calling: call, adapting: adapt)
@@ -131,7 +131,7 @@ enum HandlerRouting {
 
     @inline(__always)
     private static func route(
-        _ handler: EventHandler, loaded object: consuming AnyObject?, of entry: ListenerEntry,
+        _ handler: consuming EventHandler, loaded object: consuming AnyObject?, of entry: ListenerEntry,
         in context: inout DeliveryContext, answers: inout ActorAnswers, _ handle: HandlerCall
     ) -> Route {
         if let box = entry.isolationBox, !entry.mayBeCalledOffItsActor,
@@ -139,7 +139,7 @@ enum HandlerRouting {
         {
             return .schedule(on: box.actor)
         }
-        handle(handler, consume object)
+        handle(consume handler, consume object)
         return .called
     }
 

@@ -19,16 +19,34 @@ extension Broadcaster {
         sticky: Bool = false,
         isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        // Inlinable only so that the caller's module names the key type
-        // `any EventListener<Event>` for its own `Event`, where its metadata
-        // is a constant kept after the first use: in the library's generic
-        // code the runtime looked it up on every post (about 390
-        // instructions, a quarter of a post to one handler). The delivery
-        // itself, and every cast, stay in the library (`postLive`).
+        // Inlinable so that the caller's module names the types of its own
+        // `Event`, where their metadata are constants kept after the first
+        // use: the key type `any EventListener<Event>`, which the library's
+        // generic code looked up on every post (about 390 instructions, a
+        // quarter of a post to one handler), and the handlers' class, which
+        // lets each handler be called with the post's value as it is (a
+        // cast of the value copied it, about 150 instructions per handler).
+        // The delivery, and every cast to a protocol, stay in the library
+        // (`postLive`).
         guard sticky else {
             return postLive(
                 event, to: (any EventListener<Event>).self, from: isolation, calling: { $0.receive(event) },
-                adapting: { Self.adapter(for: $0, proof: $1) }, makingEscapingCall: { { $0.receive(event) } })
+                handling: { handler, loaded in
+                    // Each class is compared by identity first, so its
+                    // cast (which takes over the reference) cannot fail.
+                    let handlerClass = ObjectIdentifier(type(of: handler))
+                    if handlerClass == ObjectIdentifier(ClosureListener<Event>.self) {
+                        return (consume handler as! ClosureListener<Event>).receive(event)
+                    }
+                    if handlerClass == ObjectIdentifier(TypedEventListenerAdapter<Event>.self) {
+                        let adapter = consume handler as! TypedEventListenerAdapter<Event>
+                        guard let object = consume loaded else {
+                            return (adapter as EventHandler).receive(posted: event, loaded: nil)
+                        }
+                        return adapter.call(consume object, with: event)
+                    }
+                    handler.receive(posted: event, loaded: loaded)
+                }, adapting: { Self.adapter(for: $0, proof: $1) }, makingEscapingCall: { { $0.receive(event) } })
         }
         return postSticky(event, isolation: isolation)
     }
@@ -43,11 +61,12 @@ extension Broadcaster {
     @usableFromInline
     func postLive<Event: Sendable, P>(
         _ event: Event, to _: P.Type, from isolation: (any Actor)?, calling call: (P) -> Void,
-        adapting adapt: Adapting<P>, makingEscapingCall makeCall: () -> @Sendable (P) -> Void
+        handling handle: HandlerCall, adapting adapt: Adapting<P>,
+        makingEscapingCall makeCall: () -> @Sendable (P) -> Void
     ) -> Int {
         sendPost(
-            to: P.self, from: isolation, calling: call, handling: { $0.receive(posted: event, loaded: $1) },
-            adapting: adapt, makingEscaping: { EscapingCalls(makeCall(), handling: { $0.receive(posted: event) }) })
+            to: P.self, from: isolation, calling: call, handling: handle, adapting: adapt,
+            makingEscaping: { EscapingCalls(makeCall(), handling: { $0.receive(posted: event) }) })
     }
 
     /// A sticky post: also keeps the value, for `stickyEvent(for:)`, and
@@ -92,7 +111,8 @@ extension Broadcaster {
     static func adapter<Event>(
         for listener: any EventListener<Event>, proof: EventListenerAdapter.Proof
     ) -> EventListenerAdapter {
-        func adapter<Listener: EventListener>(_ listener: Listener) -> EventListenerAdapter {
+        func adapter<Listener: EventListener>(_ listener: Listener) -> EventListenerAdapter
+        where Listener.Event == Event {
             TypedEventListenerAdapter(listener, proof: proof)
         }
         return adapter(listener)

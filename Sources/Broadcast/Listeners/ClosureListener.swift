@@ -24,6 +24,7 @@ class EventHandler {
     /// entry's listener, for it (nil for a closure handler, which is that
     /// object): an ``EventListenerAdapter`` calls it instead of loading its
     /// own weak reference again (a second weak load and release per call).
+    @usableFromInline
     func receive<Posted>(posted event: Posted, loaded object: consuming AnyObject?) {
         receive(posted: event)
     }
@@ -39,6 +40,7 @@ class EventHandler {
 /// Held strongly only by its ``BroadcastToken`` (or registration, or stream);
 /// the broadcaster holds it weakly like any listener, so releasing the token
 /// is what stops it.
+@usableFromInline
 final class ClosureListener<Event: Sendable>: EventHandler {
     private let handler: (Event) -> Void
     /// For a handler registered with `consumingSticky: true`: the broadcaster
@@ -76,6 +78,7 @@ final class ClosureListener<Event: Sendable>: EventHandler {
         receive(event as! Event)
     }
 
+    @usableFromInline
     func receive(_ event: Event) {
         // Outside every sticky call there is nothing to take, nor to hide
         // from the calls the handler makes in turn.

@@ -35,36 +35,54 @@ class EventListenerAdapter: EventHandler, @unchecked Sendable {
     }
 }
 
-/// The adapter of an object of class `Listener`, whose conformance the
-/// cast found (its witness table is this type's).
-final class TypedEventListenerAdapter<Listener: EventListener>: EventListenerAdapter, @unchecked Sendable {
-    // @unchecked Sendable: as its superclass's; the `weak let` is its one property.
-    private weak let listener: Listener?
+/// The adapter of one object for posts of `Event`: its call takes the
+/// event as it is, typed, so a post names this class in the caller's module
+/// (`post(_:sticky:isolation:)`) and calls it with no cast of its value; the
+/// object is cast to its own class only, in `callListener`, which the cast
+/// that proved the conformance made (its witness table is the one found).
+@usableFromInline
+final class TypedEventListenerAdapter<Event: Sendable>: EventListenerAdapter, @unchecked Sendable {
+    // @unchecked Sendable: as its superclass's; its properties are the
+    // `weak let` and an immutable closure that captures no state, only the
+    // listener's class and conformance (a metatype the compiler does not
+    // know to be Sendable, though type metadata is immutable).
+    private weak let listener: AnyObject?
+    /// Calls an object of the listener's class, taking over its reference:
+    /// a class cast, which cannot fail for the object the adapter was made for.
+    private let callListener: (consuming AnyObject, Event) -> Void
 
-    init(_ listener: Listener, proof: Proof) {
+    init<Listener: EventListener>(_ listener: Listener, proof: Proof) where Listener.Event == Event {
         self.listener = listener
-        super.init(postKey: ObjectIdentifier((any EventListener<Listener.Event>).self), proof: proof)
+        self.callListener = { object, event in
+            guard let listener = consume object as? Listener else { return }
+            listener.receive(event)
+        }
+        super.init(postKey: ObjectIdentifier((any EventListener<Event>).self), proof: proof)
+    }
+
+    /// A live post's call: `object` is the listener the delivery loaded
+    /// from the entry (the object this adapter refers to).
+    @usableFromInline
+    func call(_ object: consuming AnyObject, with event: Event) {
+        callListener(consume object, event)
     }
 
     override func receive<Posted>(posted event: Posted) {
         guard let listener else { return }
-        call(listener, with: event)
+        call(listener, withPosted: event)
     }
 
-    /// Calls `object`, the listener a live delivery loaded from the entry
-    /// (the object this adapter refers to), taking over its reference.
     override func receive<Posted>(posted event: Posted, loaded object: consuming AnyObject?) {
         guard let object = consume object else { return receive(posted: event) }
-        guard let listener = consume object as? Listener else { return }
-        call(listener, with: event)
+        call(consume object, withPosted: event)
     }
 
-    /// Calls `listener` with `event` if it is a `Listener.Event`: the
-    /// types are compared first, so the cast cannot fail (see
+    /// Calls `object` with `event` if it is an `Event`: the types are
+    /// compared first, so the cast cannot fail (see
     /// ``ClosureListener/receive(posted:)``).
     @inline(__always)
-    private func call<Posted>(_ listener: Listener, with event: Posted) {
-        guard Posted.self == Listener.Event.self else { return }
-        listener.receive(event as! Listener.Event)
+    private func call<Posted>(_ object: consuming AnyObject, withPosted event: Posted) {
+        guard Posted.self == Event.self else { return }
+        callListener(consume object, event as! Event)
     }
 }
