@@ -122,6 +122,23 @@ extension MainActorGauge: @MainActor PostListener {
     @MainActor func postCreated(_ number: Int) { log.record(nil) }
 }
 
+/// A posted event value, for ``MainActorEventGauge``.
+struct HostEvent: Sendable {
+    let number: Int
+}
+
+/// An `EventListener` with no actor of its own whose conformance is
+/// isolated to the main actor: a post reaches it through the typed adapter
+/// its first call on the main actor proved.
+final class MainActorEventGauge: Sendable {
+    let log = DeliveryLog()
+    init() {}
+}
+
+extension MainActorEventGauge: @MainActor EventListener {
+    @MainActor func receive(_ event: HostEvent) { log.record(event.number) }
+}
+
 /// A screen that appears late and asks for the sticky session state.
 @MainActor final class SessionBanner {
     nonisolated let log = DeliveryLog()

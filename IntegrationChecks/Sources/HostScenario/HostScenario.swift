@@ -350,6 +350,32 @@ public final class HostScenario: Sendable {
         replaySticky()
         postApplicationNotifications()
         checkIsolatedConformanceRegisteredWithoutActor()
+        checkEventListenerOnTheMainThread()
+    }
+
+    /// An `EventListener` whose conformance is isolated to the main actor,
+    /// registered from non-isolated code: on the main thread, posts reach it
+    /// at once, in order, also from inside another queue's `sync` block
+    /// (where the main thread runs, but the main queue is not the current
+    /// queue); a post from a background thread never calls it there.
+    func checkEventListenerOnTheMainThread() {
+        guard host.runsOnMainThread else { return }
+        let broadcaster = Broadcaster(onDiagnostic: { _ in })
+        let gauge = MainActorEventGauge()
+        Self.registerWithoutActor(gauge, on: broadcaster)
+        var counts = [broadcaster.post(HostEvent(number: 0)), broadcaster.post(HostEvent(number: 1))]
+        counts.append(DispatchQueue(label: "another queue").sync { broadcaster.post(HostEvent(number: 2)) })
+        let callsOnTheMainThread = gauge.log.calls
+        let background = HostProbe.onBackgroundThread { broadcaster.post(HostEvent(number: 3)) }
+        expect(
+            counts == [1, 1, 1] && callsOnTheMainThread == 3 && gauge.log.outOfOrder == 0,
+            "EventListener on the main thread: counts \(counts), \(callsOnTheMainThread) calls, "
+                + "\(gauge.log.outOfOrder) out of order")
+        expect(
+            background == 0 && gauge.log.calls == 3 && gauge.log.offMainThread == 0,
+            "EventListener on the main thread: a background post returned \(background) and the gauge had "
+                + "\(gauge.log.calls) calls, \(gauge.log.offMainThread) off the main thread")
+        report("EventListener on the main thread: \(callsOnTheMainThread) calls, one inside another queue's sync block")
     }
 
     /// A gauge whose conformance is isolated to the main actor
