@@ -23,9 +23,10 @@ extension Broadcaster {
         // `Event`, where their metadata are constants kept after the first
         // use: the key type `any EventListener<Event>`, which the library's
         // generic code looked up on every post (about 390 instructions, a
-        // quarter of a post to one handler), and the handlers' class, which
-        // lets each handler be called with the post's value as it is (a
-        // cast of the value copied it, about 150 instructions per handler).
+        // quarter of a post to one handler), and the classes of its closure
+        // handlers and of its objects' adapters, which let each be called
+        // with the post's value as it is (a cast of the value copied it,
+        // about 150 instructions per call).
         // The delivery, and every cast to a protocol, stay in the library
         // (`postLive`).
         guard sticky else {
