@@ -42,11 +42,11 @@ extension Broadcaster {
                     if handlerClass == ObjectIdentifier(TypedEventListenerAdapter<Event>.self) {
                         let adapter = consume handler as! TypedEventListenerAdapter<Event>
                         guard let object = consume loaded else {
-                            return (adapter as EventHandler).receive(posted: event, loaded: nil)
+                            return (adapter as EventHandler).receive(posted: event)
                         }
                         return adapter.call(consume object, with: event)
                     }
-                    handler.receive(posted: event, loaded: loaded)
+                    handler.receive(posted: event)
                 }, adapting: { Self.adapter(for: $0, proof: $1) }, makingEscapingCall: { { $0.receive(event) } })
         }
         return postSticky(event, isolation: isolation)

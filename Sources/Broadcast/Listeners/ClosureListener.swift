@@ -18,16 +18,8 @@ class EventHandler {
 
     /// Calls the handler with `event`, a value of the event type its post
     /// key names (anything else is ignored).
-    func receive<Posted>(posted event: Posted) {}
-
-    /// The same call, made by a live delivery that has loaded `object`, its
-    /// entry's listener, for it (nil for a closure handler, which is that
-    /// object): an ``EventListenerAdapter`` calls it instead of loading its
-    /// own weak reference again (a second weak load and release per call).
     @usableFromInline
-    func receive<Posted>(posted event: Posted, loaded object: consuming AnyObject?) {
-        receive(posted: event)
-    }
+    func receive<Posted>(posted event: Posted) {}
 }
 
 /// A closure handler: what every `addHandler(for:)` and `events(of:)`
@@ -58,22 +50,14 @@ final class ClosureListener<Event: Sendable>: EventHandler {
         super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
     }
 
-    override func receive<Posted>(posted event: Posted) {
-        receiveIfOwn(event)
-    }
-
-    /// As ``receive(posted:)``: a live post's call, which loaded no other object.
-    override func receive<Posted>(posted event: Posted, loaded _: consuming AnyObject?) {
-        receiveIfOwn(event)
-    }
-
-    /// Calls the handler with `event` if it is an `Event`.
+    /// Calls the handler with `event` if it is an `Event`: the untyped call
+    /// of a call scheduled on an actor or of a sticky state (a live post
+    /// calls ``receive(_:)``, typed).
     ///
     /// The types are compared first, so the cast cannot fail: the runtime
     /// compares them again and copies the value. A conditional cast would
     /// look up `Optional<Event>`'s metadata on every call.
-    @inline(__always)
-    private func receiveIfOwn<Posted>(_ event: Posted) {
+    override func receive<Posted>(posted event: Posted) {
         guard Posted.self == Event.self else { return }
         receive(event as! Event)
     }

@@ -67,22 +67,12 @@ final class TypedEventListenerAdapter<Event: Sendable>: EventListenerAdapter, @u
         callListener(consume object, event)
     }
 
-    override func receive<Posted>(posted event: Posted) {
-        guard let listener else { return }
-        call(listener, withPosted: event)
-    }
-
-    override func receive<Posted>(posted event: Posted, loaded object: consuming AnyObject?) {
-        guard let object = consume object else { return receive(posted: event) }
-        call(consume object, withPosted: event)
-    }
-
-    /// Calls `object` with `event` if it is an `Event`: the types are
-    /// compared first, so the cast cannot fail (see
+    /// The untyped call, with no object loaded (a call scheduled on an
+    /// actor, a sticky replay): through the adapter's own weak reference, if
+    /// `event` is an `Event` (compared first, so the cast cannot fail; see
     /// ``ClosureListener/receive(posted:)``).
-    @inline(__always)
-    private func call<Posted>(_ object: consuming AnyObject, withPosted event: Posted) {
-        guard Posted.self == Event.self else { return }
-        callListener(consume object, event as! Event)
+    override func receive<Posted>(posted event: Posted) {
+        guard Posted.self == Event.self, let listener else { return }
+        callListener(listener, event as! Event)
     }
 }
