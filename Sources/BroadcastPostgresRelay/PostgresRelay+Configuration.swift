@@ -27,10 +27,11 @@
             public var initialReconnectDelay: Duration = .milliseconds(100)
             /// The longest delay between two attempts to reconnect.
             public var maximumReconnectDelay: Duration = .seconds(10)
-            /// How long the connection may stay idle before the relay checks it
-            /// with a query; a check that takes as long fails the connection, so
+            /// The longest time the server may go without answering: the relay
+            /// asks it a question (`SELECT 1`) every half interval, and drops the
+            /// connection once this long has passed since its last answer, so
             /// that a server that vanished without closing it (a network
-            /// partition) is noticed.
+            /// partition, a stopped host) is noticed within the interval.
             public var healthCheckInterval: Duration = .seconds(10)
 
             /// A configuration with the default limits.

@@ -177,10 +177,14 @@
         /// The reports the relay makes from now on, for one consumer: its
         /// connection coming and going, and every event it did not send or post.
         ///
-        /// Each call makes a new stream; a stream keeps the newest 1,000 reports
-        /// its consumer has not read yet (an older unread report is dropped to
-        /// make room: read ``counts`` for totals), and ends once the relay has
-        /// stopped. Every report is logged too, whether or not a stream reads it.
+        /// Each call makes a new stream; a stream keeps up to 1,000 reports its
+        /// consumer has not read yet, and ends once the relay has stopped. When
+        /// it is full, the oldest unread report of an event or a payload is
+        /// dropped to make room (read ``counts`` for totals): a report of the
+        /// connection (``RelayReport/Kind/listening``, `connectionFailed`,
+        /// `connectionLost`, `resumed`, `stopped`) makes room only for another
+        /// when every unread report is of the connection. Every report is
+        /// logged too, whether or not a stream reads it.
         public func reports() -> AsyncStream<RelayReport> {
             reporter.makeStream()
         }

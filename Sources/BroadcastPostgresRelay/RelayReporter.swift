@@ -9,10 +9,17 @@
         private let logger: Logger
 
         private struct Subscribers {
-            var continuations: [Int: AsyncStream<RelayReport>.Continuation] = [:]
-            var nextKey = 0
+            /// Held weakly: a stream its consumer dropped is fed no more.
+            var streams: [Weak] = []
             var finished = false
+
+            struct Weak {
+                weak var stream: ReportStream?
+            }
         }
+
+        /// The unread reports each stream keeps.
+        static let streamCapacity = 1000
 
         /// The relay's status, and the callers of ``PostgresRelay/listening()``
         /// waiting for it to listen.
@@ -90,42 +97,35 @@
                 for waiter in life.withLockedValue({ $0.takeWaiters() }) { waiter.resume(throwing: error) }
             }
             logger.log(level: Self.level(of: report.kind), "\(report.description)")
-            let continuations = subscribers.withLockedValue { Array($0.continuations.values) }
-            for continuation in continuations {
-                continuation.yield(report)
+            let streams = subscribers.withLockedValue { subscribers in
+                subscribers.streams.removeAll { $0.stream == nil }
+                return subscribers.streams.compactMap(\.stream)
+            }
+            for stream in streams {
+                stream.append(report)
             }
         }
 
         /// A new stream of the reports made from now on; it ends when the relay
         /// stops.
         func makeStream() -> AsyncStream<RelayReport> {
-            let (stream, continuation) = AsyncStream.makeStream(
-                of: RelayReport.self, bufferingPolicy: .bufferingNewest(1000))
-            let key: Int? = subscribers.withLockedValue { subscribers in
-                guard !subscribers.finished else { return nil }
-                defer { subscribers.nextKey += 1 }
-                subscribers.continuations[subscribers.nextKey] = continuation
-                return subscribers.nextKey
-            }
-            guard let key else {
-                continuation.finish()
+            let stream = subscribers.withLockedValue { subscribers in
+                let stream = ReportStream(capacity: Self.streamCapacity, finished: subscribers.finished)
+                if !subscribers.finished { subscribers.streams.append(Subscribers.Weak(stream: stream)) }
                 return stream
             }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.subscribers.withLockedValue { $0.continuations.removeValue(forKey: key) }
-            }
-            return stream
+            return stream.asyncStream
         }
 
         /// Ends every stream, after the last report.
         func finish() {
-            let continuations = subscribers.withLockedValue { subscribers in
+            let streams = subscribers.withLockedValue { subscribers in
                 subscribers.finished = true
-                defer { subscribers.continuations = [:] }
-                return Array(subscribers.continuations.values)
+                defer { subscribers.streams = [] }
+                return subscribers.streams.compactMap(\.stream)
             }
-            for continuation in continuations {
-                continuation.finish()
+            for stream in streams {
+                stream.finish()
             }
         }
 

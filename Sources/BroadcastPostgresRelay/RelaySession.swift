@@ -139,24 +139,32 @@
             }
         }
 
-        /// Checks the connection with a query every `healthCheckInterval`; throws
-        /// when it fails or takes as long, having closed the connection (which
-        /// fails the query, so that this returns).
+        /// Asks the server a question (`SELECT 1`) every half
+        /// `healthCheckInterval`, and throws, having closed the connection (which
+        /// fails the question, so that this returns), once `healthCheckInterval`
+        /// has passed since its last answer.
+        ///
+        /// Counting from the last answer, not from the question, is what bounds
+        /// the time to notice a server that stopped answering by the interval:
+        /// it stopped after that answer.
         private func checkHealth() async throws {
+            var lastAnswer = ContinuousClock.now
             while true {
-                try await Task.sleep(for: healthCheckInterval)
+                try await Task.sleep(until: lastAnswer + healthCheckInterval / 2)
+                let deadline = lastAnswer + healthCheckInterval
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         try await connection.runToEnd("SELECT 1", logger: logger)
                     }
                     group.addTask {
-                        try await Task.sleep(for: healthCheckInterval)
+                        try await Task.sleep(until: deadline)
                         try? await connection.close()
                         throw HealthCheckTimedOut()
                     }
                     defer { group.cancelAll() }
                     try await group.next()
                 }
+                lastAnswer = .now
             }
         }
 

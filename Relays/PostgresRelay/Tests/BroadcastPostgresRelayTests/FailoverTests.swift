@@ -29,7 +29,7 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
     ///
     /// Its buffer holds what is posted while a disruption lasts, so that
     /// the relay does not refuse thousands of events a second, and its
-    /// report stream, which keeps the newest 1,000 unread reports, keeps
+    /// report stream, which keeps at most 1,000 unread reports, keeps
     /// every report for the test to read.
     static func failoverConfiguration(_ configuration: inout PostgresRelay.Configuration) {
         configuration.outgoingCapacity = 200_000

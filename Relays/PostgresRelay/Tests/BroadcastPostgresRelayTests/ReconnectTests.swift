@@ -56,6 +56,60 @@ import Testing
         }
     }
 
+    /// A connection that stops answering is noticed within the health-check
+    /// interval of the server's last answer.
+    ///
+    /// The server process of the relay's session is stopped, round after
+    /// round, as soon as the relay listens on it: its last answer came just
+    /// before, so the relay reports the lost connection an interval later
+    /// (1.98–2.00 s here). A relay that waited an interval before its question,
+    /// then gave the question an interval more, noticed it two intervals later
+    /// (3.98–3.99 s): this stop is its worst case.
+    @Test func aConnectionThatStopsAnsweringIsNoticedWithinTheHealthCheckInterval() async throws {
+        let interval = Duration.seconds(2)
+        // For the time between the report and the test seeing it on a loaded
+        // machine; the bound checked is still under 1.5 intervals.
+        let slack = Duration.milliseconds(900)
+        try await withServer { server in
+            let watched = try RelayInstance("watched", server: server) {
+                $0.healthCheckInterval = interval
+                $0.initialReconnectDelay = .milliseconds(50)
+            }
+            try await watched.waitUntilListening()
+            var stoppedSessions: Set<Int32> = []
+            for round in 1...3 {
+                // The relay's new session, beside the stopped one on its way out.
+                let deadline = ContinuousClock.now + .seconds(10)
+                var sessions = try await otherSessionProcesses(on: server).filter { !stoppedSessions.contains($0) }
+                while sessions.count != 1 {
+                    guard ContinuousClock.now < deadline else {
+                        throw TimedOut(description: "round \(round): sessions \(sessions), one expected")
+                    }
+                    try await Task.sleep(for: .milliseconds(10))
+                    sessions = try await otherSessionProcesses(on: server).filter { !stoppedSessions.contains($0) }
+                }
+                stoppedSessions.insert(sessions[0])
+                let stopped = ContinuousClock.now
+                kill(sessions[0], SIGSTOP)
+                do {
+                    try await watched.reports.wait("round \(round): the stopped session noticed") { reports in
+                        reports.filter { $0.kind == .connectionLost }.count == round
+                    }
+                    let noticedAfter = ContinuousClock.now - stopped
+                    kill(sessions[0], SIGCONT)
+                    #expect(noticedAfter <= interval + slack, "round \(round)")
+                } catch {
+                    kill(sessions[0], SIGCONT)
+                    throw error
+                }
+                try await eventually("round \(round): listening again") {
+                    watched.relay.status == .listening && watched.relay.counts.gaps == round
+                }
+            }
+            try await watched.stop()
+        }
+    }
+
     /// The process ids of the server's sessions other than the one asking.
     func otherSessionProcesses(on server: PostgresTestServer) async throws -> [Int32] {
         let connection = try await server.connect()
