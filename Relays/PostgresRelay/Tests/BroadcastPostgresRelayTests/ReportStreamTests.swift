@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import Testing
 
@@ -99,6 +100,50 @@ import Testing
         reporter.finish()
         #expect(await consumer.value == [.listening, .stopped])
         #expect(await Self.read(reporter.makeStream()).isEmpty)
+    }
+
+    /// Reports made on several threads at once, released together, while the
+    /// consumer reads: each thread's reports are read in the order it made
+    /// them, none twice, and the last report made is the last read, though
+    /// the stream is full most of the time.
+    @Test func reportsMadeOnSeveralThreadsAtOnceAreReadInOrderOnce() async {
+        let reporter = Self.reporter()
+        let stream = reporter.makeStream()
+        let consumer = Task { await Self.read(stream) }
+        let threads = 4
+        let perThread = 20_000
+        let ready = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for thread in 0..<threads {
+            ready.enter()
+            done.enter()
+            DispatchQueue.global().async {
+                ready.leave()
+                start.wait()
+                for number in 0..<perThread {
+                    reporter.report(RelayReport(.eventNotSent, channel: "\(thread)", typeName: "\(number)"))
+                }
+                done.leave()
+            }
+        }
+        ready.wait()
+        for _ in 0..<threads { start.signal() }
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume() }
+        }
+        reporter.finish()
+
+        let reports = await consumer.value
+        var lastRead: [String: Int] = [:]
+        for report in reports {
+            let thread = report.channel ?? ""
+            let number = Int(report.typeName ?? "") ?? -1
+            #expect(
+                number > lastRead[thread, default: -1], "thread \(thread): \(number) after \(lastRead[thread] ?? -1)")
+            lastRead[thread] = number
+        }
+        #expect(reports.last?.typeName == "\(perThread - 1)")
     }
 
     /// Cancelling the consuming task ends its loop, though the relay goes on.
