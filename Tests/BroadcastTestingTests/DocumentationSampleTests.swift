@@ -1,12 +1,15 @@
 import Foundation
 import Testing
 
-/// The documentation's samples with thread-safe state, each copied verbatim
-/// into a test that runs under ThreadSanitizer (`scripts/sanitizers thread`),
-/// stay copies: a test file marks its copy with a comment line
-/// `// Verbatim from PATH.md` before it and a line `// End of the sample.`
-/// after it, and the copy, its shared indentation removed, must be a run of
-/// whole lines of one Swift block of that document.
+/// The documentation's samples copied into tests stay copies.
+///
+/// Those with thread-safe state are copied into tests that run under
+/// ThreadSanitizer (`scripts/sanitizers thread`); the PostgreSQL relay
+/// README's blocks into the relay's tests, which alone build with its trait.
+/// A test file marks its
+/// copy with a comment line `// Verbatim from PATH.md` before it and a line
+/// `// End of the sample.` after it, and the copy, its shared indentation
+/// removed, must be a run of whole lines of one Swift block of that document.
 @Suite("Documentation samples copied into tests")
 struct DocumentationSampleTests {
     static let repository = URL(filePath: #filePath).deletingLastPathComponent()
@@ -19,7 +22,10 @@ struct DocumentationSampleTests {
         "Sources/Broadcast/Broadcast.docc/ActorsThatListen.md",
         "Sources/BroadcastSystemBridge/BroadcastSystemBridge.docc/KeyboardAndAppState.md",
         "Sources/BroadcastSystemBridge/BroadcastSystemBridge.docc/MigratingNotifications.md",
+        relayReadme,
     ]
+
+    static let relayReadme = "Relays/PostgresRelay/README.md"
 
     static let marker = "// Verbatim from "
 
@@ -31,10 +37,10 @@ struct DocumentationSampleTests {
     }
 
     static func copies() throws -> [Copy] {
-        let tests = repository.appending(path: "Tests")
-        let files =
-            FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files = ["Tests", "Relays/PostgresRelay/Tests"].flatMap { folder in
+            FileManager.default.enumerator(at: repository.appending(path: folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        }
         return try files.sorted { $0.path < $1.path }.flatMap { file in
             let lines = try String(contentsOf: file, encoding: .utf8)
                 .split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,20 +69,37 @@ struct DocumentationSampleTests {
         return lines.map { $0.dropFirst(indentation) }
     }
 
-    /// The lines of each ```swift block of a Markdown document.
-    static func blocks(of document: String) throws -> [[Substring]] {
+    /// A ```swift block of a Markdown document.
+    struct Block: CustomStringConvertible {
+        let document: String
+        let firstLine: Int
+        let lines: [Substring]
+        /// The reason a `<!-- not compiled: REASON -->` line just before the
+        /// fence gives.
+        let notCompiledBecause: Substring?
+        var description: String { "the block at \(document):\(firstLine)" }
+    }
+
+    /// The ```swift blocks of a Markdown document.
+    static func blocks(of document: String) throws -> [Block] {
         let text = try String(contentsOf: repository.appending(path: document), encoding: .utf8)
-        var blocks: [[Substring]] = []
+        var blocks: [Block] = []
         var current: [Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var start = 0
+        var reason: Substring?
+        var previous: Substring = ""
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
                 current = []
+                start = index + 2
+                reason = previous.firstRange(of: "<!-- not compiled: ").map { previous[$0.upperBound...].dropLast(4) }
             } else if let block = current, line.trimmingCharacters(in: .whitespaces) == "```" {
-                blocks.append(block)
+                blocks.append(Block(document: document, firstLine: start, lines: block, notCompiledBecause: reason))
                 current = nil
             } else {
                 current?.append(line)
             }
+            previous = line
         }
         return blocks
     }
@@ -89,12 +112,36 @@ struct DocumentationSampleTests {
     func eachCopyIsVerbatim(_ copy: Copy) throws {
         #expect(!copy.lines.isEmpty)
         let blocks = try Self.blocks(of: copy.document)
-        let found = blocks.contains { block in
+        let found = blocks.map(\.lines).contains { block in
             block.count >= copy.lines.count
                 && (0...(block.count - copy.lines.count)).contains {
                     Array(block[$0..<$0 + copy.lines.count]) == copy.lines
                 }
         }
         #expect(found, "\(copy.file) is no longer a copy of a block of \(copy.document)")
+    }
+
+    /// Every block of the relay's README compiles: it is copied whole into the
+    /// relay's tests, it is the `PostgresRelayExample` target's source (less
+    /// the lines the README leaves out), or it says why it is not compiled.
+    @Test(arguments: try blocks(of: relayReadme))
+    func everyBlockOfTheRelayReadmeIsCompiledOrSaysWhyNot(_ block: Block) throws {
+        guard let reason = block.notCompiledBecause else {
+            #expect(try Self.copies().map(\.lines).contains(block.lines), "\(block) has no verbatim copy in a test")
+            return
+        }
+        #expect(!reason.isEmpty)
+        guard reason.contains("PostgresRelayExample") else { return }
+        var source = try String(
+            contentsOf: Self.repository.appending(path: "Relays/PostgresRelay/Sources/PostgresRelayExample/main.swift"),
+            encoding: .utf8
+        ).split(separator: "\n", omittingEmptySubsequences: false)[...]
+        for line in block.lines {
+            guard let found = source.firstIndex(of: line) else {
+                Issue.record("\(block) is no longer the PostgresRelayExample target's source: \(line)")
+                return
+            }
+            source = source[(found + 1)...]
+        }
     }
 }
