@@ -28,10 +28,11 @@
             /// The longest delay between two attempts to reconnect.
             public var maximumReconnectDelay: Duration = .seconds(10)
             /// The longest time the server may go without answering: the relay
-            /// asks it a question (`SELECT 1`) every half interval, and drops the
-            /// connection once this long has passed since its last answer, so
-            /// that a server that vanished without closing it (a network
-            /// partition, a stopped host) is noticed within the interval.
+            /// asks it a question (`SELECT 1`) a quarter of the interval after
+            /// each answer, and drops the connection once this long has passed
+            /// since its last answer, so that a server that vanished without
+            /// closing it (a network partition, a stopped host) is noticed within
+            /// the interval.
             public var healthCheckInterval: Duration = .seconds(10)
 
             /// A configuration with the default limits.
