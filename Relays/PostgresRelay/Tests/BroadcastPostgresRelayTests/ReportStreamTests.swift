@@ -146,13 +146,28 @@ import Testing
         #expect(reports.last?.typeName == "\(perThread - 1)")
     }
 
-    /// Cancelling the consuming task ends its loop, though the relay goes on.
-    @Test func cancellingTheConsumerEndsItsStream() async {
+    /// Cancelling the consuming task while it waits for a report ends its
+    /// loop, though the relay goes on.
+    @Test func cancellingTheConsumerEndsItsStream() async throws {
         let reporter = Self.reporter()
         let stream = reporter.makeStream()
-        let consumer = Task { await Self.read(stream).count }
-        consumer.cancel()
-        #expect(await consumer.value == 0)
+        let read = Collected<RelayReport.Kind>()
+        let consumer = Task {
+            for await report in stream { read.append(report.kind) }
+        }
         reporter.report(RelayReport(.listening))
+        // Read, so the consumer has gone on to wait for the next report.
+        try await read.wait("the first report read") { $0.count == 1 }
+        consumer.cancel()
+        // A stream the cancellation did not end is ended after 10 s, having
+        // read a report, so that the test fails then rather than at its limit.
+        let backstop = Task {
+            try await Task.sleep(for: .seconds(10))
+            reporter.report(RelayReport(.resumed))
+            reporter.finish()
+        }
+        await consumer.value
+        backstop.cancel()
+        #expect(read.all == [.listening])
     }
 }
