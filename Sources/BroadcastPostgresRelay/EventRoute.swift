@@ -108,26 +108,35 @@
 
         func receive(_ payload: String) {
             guard let (envelope, state) = decode(payload) else { return }
+            let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
+            context.instance.deliverInOrder(on: channel) { [self] in
+                deliver(state, receivedAlong: trail)
+            }
+        }
+
+        /// Posts `state`, received along `trail`, unless it was posted here
+        /// already; runs in its turn on the channel (see ``DeliveryLines``).
+        private func deliver(_ state: State, receivedAlong trail: RelayTrail) {
             let seenHere =
-                envelope.path.contains(context.instance.id)
-                || !(envelope.path.isEmpty
-                    || context.instance.recordPosting(origin: envelope.path[0], sequence: envelope.seq))
+                trail.path.contains(context.instance.id)
+                || !(trail.path.isEmpty
+                    || context.instance.recordPosting(origin: trail.path[0], sequence: trail.sequence))
             if seenHere {
-                guard sticky, isOwnLatestChangeToRestore(envelope, state) else {
+                guard sticky, isOwnLatestChangeToRestore(trail, state) else {
                     context.reporter.counters.countEcho()
                     return
                 }
                 context.reporter.counters.countReceived()
-                apply(state, trail: RelayTrail(sequence: envelope.seq, path: envelope.path))
+                apply(state, trail: trail)
                 return
             }
             context.reporter.counters.countReceived()
             if sticky { changes.withLockedValue { $0.latestReceivedJSON = state.json } }
-            apply(state, trail: RelayTrail(sequence: envelope.seq, path: envelope.path + [context.instance.id]))
+            apply(state, trail: RelayTrail(sequence: trail.sequence, path: trail.path + [context.instance.id]))
         }
 
-        /// Whether `envelope`, this instance's own change come back, is to be
-        /// posted again.
+        /// Whether `state`, this instance's own change come back along `trail`,
+        /// is to be posted again.
         ///
         /// Notifications arrive in commit order, this instance's own too. A
         /// state received after this instance's latest change and before that
@@ -138,32 +147,42 @@
         /// change coming back is not posted: not an older one while a newer is
         /// on its way (the state would go back and forth), nor one taken
         /// here since (a take is local).
-        private func isOwnLatestChangeToRestore(_ envelope: RelayEnvelope<Event>, _ state: State) -> Bool {
-            guard envelope.path.first == context.instance.id else { return false }
+        private func isOwnLatestChangeToRestore(_ trail: RelayTrail, _ state: State) -> Bool {
+            guard trail.path.first == context.instance.id else { return false }
             let (latestOwn, latestReceived) = changes.withLockedValue { ($0.latestOwnSequence, $0.latestReceivedJSON) }
-            guard latestOwn == envelope.seq, let latestReceived else { return false }
+            guard latestOwn == trail.sequence, let latestReceived else { return false }
             let current = currentStateJSON()
             return current == latestReceived && current != state.json
         }
 
-        func restore(_ payload: String) {
+        func restore(_ payload: String) async {
             guard sticky, let (envelope, state) = decode(payload) else { return }
+            let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
+            // Waited for: the state is posted before the relay reports that it
+            // listens.
+            await context.instance.deliverInOrderAndWait(on: channel) { [self] in
+                restore(state, readAlong: trail)
+            }
+        }
+
+        /// Posts `state`, read from the sticky table along `trail`, unless the
+        /// broadcaster holds it already; runs in its turn on the channel.
+        private func restore(_ state: State, readAlong trail: RelayTrail) {
             // Marked as posted here, so that its notification, if it arrives
             // after this read, is not posted a second time.
-            if let origin = envelope.path.first {
-                _ = context.instance.recordPosting(origin: origin, sequence: envelope.seq)
+            if let origin = trail.path.first {
+                _ = context.instance.recordPosting(origin: origin, sequence: trail.sequence)
             }
             guard state.json != currentStateJSON() else { return }
             context.reporter.counters.countReceived()
             changes.withLockedValue { $0.latestReceivedJSON = state.json }
-            let path =
-                envelope.path.contains(context.instance.id) ? envelope.path : envelope.path + [context.instance.id]
-            apply(state, trail: RelayTrail(sequence: envelope.seq, path: path))
+            let path = trail.path.contains(context.instance.id) ? trail.path : trail.path + [context.instance.id]
+            apply(state, trail: RelayTrail(sequence: trail.sequence, path: path))
         }
 
         /// An envelope's state: its event and that event's JSON, or, for a
         /// cleared sticky state, no event and ``clearedMarker``.
-        private struct State {
+        private struct State: Sendable {
             let event: Event?
             let json: String
         }

@@ -38,7 +38,11 @@
     ///   with their path, so that a chain of databases delivers an event once to
     ///   each instance, and never back to where it was posted. An event that
     ///   arrives a second time by another route (among the last 4,096 posted
-    ///   here) is not posted again.
+    ///   here) is not posted again, and events arriving by several routes are
+    ///   posted in the order they were sent: the relays of one broadcaster
+    ///   post the events they receive of a type one at a time, each where it
+    ///   received them or, while another of them is posting one, after it, on
+    ///   that relay's task.
     /// - **Sticky state, kept.** For a type relayed with `sticky: true`, each
     ///   change of the sticky state (a sticky post, `setStickyEvent`, a clear;
     ///   not a take, which is local) is posted sticky, or cleared, on the

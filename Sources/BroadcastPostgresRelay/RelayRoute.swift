@@ -9,14 +9,17 @@
         /// Registers the handler that sends the events posted on the broadcaster;
         /// they are sent until the token is cancelled.
         func startSending() -> BroadcastToken
-        /// Posts the event a notification on ``channel`` carries.
+        /// Posts the event a notification on ``channel`` carries, here or, if
+        /// another relay of the broadcaster is posting one on the channel, on
+        /// its thread after that one (see ``DeliveryLines``).
         func receive(_ payload: String)
         /// Whether its events are sent as a sticky state, kept in the sticky
         /// table (``StickyStateTable``) as they are sent.
         var sticky: Bool { get }
         /// Posts, or clears, the sticky state a row of the sticky table holds,
-        /// read after listening, unless the broadcaster holds it already.
-        func restore(_ payload: String)
+        /// read after listening, unless the broadcaster holds it already;
+        /// returns once it is posted.
+        func restore(_ payload: String) async
     }
 
     /// What every route of one relay shares.

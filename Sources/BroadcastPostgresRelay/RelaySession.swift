@@ -78,7 +78,7 @@
             let rows = try await connection.rowsToEnd(StickyStateTable.read(routes.map(\.channel)), logger: logger)
             for row in rows {
                 let (channel, envelope) = try row.decode((String, String).self)
-                routes.first { $0.channel == channel }?.restore(envelope)
+                await routes.first { $0.channel == channel }?.restore(envelope)
             }
         }
 

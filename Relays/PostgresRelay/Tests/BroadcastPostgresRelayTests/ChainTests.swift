@@ -71,14 +71,11 @@ import Testing
             sender.post(1)
             sender.post(2)
             // Each of the two relays handles both events, posting or
-            // ignoring each; wait until all four are handled.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while doubled.relays.map({ $0.counts.received + $0.counts.ignoredEchoes }).reduce(0, +) < 4 {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the doubled instance's relays handled \(doubled.relays.map(\.counts))")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(10))
+            // ignoring each (counted as it decides, before it posts); wait
+            // until all four are handled and both events are posted.
+            try await doubled.messages.wait("both events on the doubled instance") { $0.count >= 2 }
+            try await eventually("the doubled instance's relays to handle both events twice") {
+                doubled.relays.map { $0.counts.received + $0.counts.ignoredEchoes }.reduce(0, +) == 4
             }
             #expect(doubled.numbers == [1, 2])
             #expect(doubled.relays.map(\.counts.received).reduce(0, +) == 2)

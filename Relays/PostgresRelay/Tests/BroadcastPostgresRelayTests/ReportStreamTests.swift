@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import Testing
 
@@ -112,25 +111,10 @@ import Testing
         let consumer = Task { await Self.read(stream) }
         let threads = 4
         let perThread = 20_000
-        let ready = DispatchGroup()
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for thread in 0..<threads {
-            ready.enter()
-            done.enter()
-            DispatchQueue.global().async {
-                ready.leave()
-                start.wait()
-                for number in 0..<perThread {
-                    reporter.report(RelayReport(.eventNotSent, channel: "\(thread)", typeName: "\(number)"))
-                }
-                done.leave()
+        await onThreadsReleasedTogether(count: threads) { thread in
+            for number in 0..<perThread {
+                reporter.report(RelayReport(.eventNotSent, channel: "\(thread)", typeName: "\(number)"))
             }
-        }
-        ready.wait()
-        for _ in 0..<threads { start.signal() }
-        await withCheckedContinuation { continuation in
-            done.notify(queue: .global()) { continuation.resume() }
         }
         reporter.finish()
 
