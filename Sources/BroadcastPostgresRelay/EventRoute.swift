@@ -75,7 +75,8 @@
         private func send(_ stateJSON: String, payload makePayload: (RelayTrail) -> String) {
             let trail: RelayTrail
             if let crossing = RelayCrossing.current(
-                instance: context.instance.id, eventType: ObjectIdentifier(Event.self), eventJSON: stateJSON)
+                instance: context.instance.id, eventType: ObjectIdentifier(Event.self), eventJSON: stateJSON),
+                crossing.takeCall(of: context.relay)
             {
                 // Received from this relay's database: every instance there has it.
                 guard crossing.relay != context.relay else { return }

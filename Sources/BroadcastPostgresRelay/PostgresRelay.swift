@@ -33,7 +33,9 @@
     ///   them (make them one type, an enum, if their order matters).
     /// - **No echo, no loop.** Every envelope names the instances it has been
     ///   posted on. A relay posts no event whose envelope names its instance,
-    ///   and sends none that it received and posted itself. Two relays of one
+    ///   and sends none that it received and posted itself; a listener's reply,
+    ///   posted while a received event is delivered, is sent like any post,
+    ///   even one identical to that event. Two relays of one
     ///   broadcaster, connected to two databases, forward each other's events
     ///   with their path, so that a chain of databases delivers an event once to
     ///   each instance, and never back to where it was posted. An event that

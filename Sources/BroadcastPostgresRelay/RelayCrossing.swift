@@ -17,7 +17,10 @@
     ///
     /// The handler compares the event's JSON, not only its type: a listener that
     /// posts another event of the same type synchronously while the received one
-    /// is delivered (a reply) makes a post of its own, which is relayed.
+    /// is delivered (a reply) makes a post of its own, which is relayed. A reply
+    /// identical to the received event has its JSON too; a relay's handler is
+    /// called once for the received event, so it takes the first call that
+    /// matches for it (``takeCall(of:)``), and any other for a reply.
     ///
     /// Why per thread and not a task-local value: a task-local value would be
     /// inherited by tasks a listener starts, and their later, unrelated posts
@@ -33,6 +36,22 @@
         let eventJSON: String
         /// Where the event comes from, this instance included.
         let trail: RelayTrail
+
+        /// The relays whose handler has taken a call for the received event.
+        private let takenCalls = TakenCalls()
+
+        /// Read and written only on the thread the crossing is recorded on,
+        /// while it is: a crossing is found only there (``current(instance:eventType:eventJSON:)``).
+        private final class TakenCalls {
+            var relays: Set<Int> = []
+        }
+
+        /// Whether this call of `relay`'s handler, whose event matches, is the
+        /// call for the received event: its first; a later one is for a reply
+        /// identical to it.
+        func takeCall(of relay: Int) -> Bool {
+            takenCalls.relays.insert(relay).inserted
+        }
 
         /// The innermost crossing on the current thread of an event of
         /// `eventType` on `instance` whose JSON is `eventJSON`.

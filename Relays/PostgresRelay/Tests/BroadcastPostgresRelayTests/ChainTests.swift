@@ -72,10 +72,12 @@ import Testing
             sender.post(2)
             // Each of the two relays handles both events, posting or
             // ignoring each (counted as it decides, before it posts); wait
-            // until all four are handled and both events are posted.
+            // until these four are handled and both events are posted. (The
+            // copies each relay forwards to the other's database, the same
+            // one, come back as echoes.)
             try await doubled.messages.wait("both events on the doubled instance") { $0.count >= 2 }
             try await eventually("the doubled instance's relays to handle both events twice") {
-                doubled.relays.map { $0.counts.received + $0.counts.ignoredEchoes }.reduce(0, +) == 4
+                doubled.relays.map { $0.counts.received + $0.counts.ignoredEchoes }.reduce(0, +) >= 4
             }
             #expect(doubled.numbers == [1, 2])
             #expect(doubled.relays.map(\.counts.received).reduce(0, +) == 2)

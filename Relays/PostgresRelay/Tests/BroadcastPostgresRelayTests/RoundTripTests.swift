@@ -59,6 +59,42 @@ import Testing
         }
     }
 
+    /// A reply identical to the received event is relayed too.
+    ///
+    /// Its JSON is the received event's: the relay's handler takes its first
+    /// matching call for the received event and the second for the reply,
+    /// whether the listener that replies was registered before the relay or
+    /// after it.
+    @Test(arguments: [true, false])
+    func aReplyIdenticalToTheReceivedEventIsRelayed(repliesBeforeTheRelay: Bool) async throws {
+        try await withServer { server in
+            let first = try RelayInstance("first", server: server)
+            let replied = Collected<ChatMessage>()
+            let replier = Collected<BroadcastToken>()
+            let addReplier = { (broadcaster: Broadcaster) in
+                replier.append(
+                    broadcaster.addRelayHandler(for: ChatMessage.self) { [broadcaster] message in
+                        guard replied.all.isEmpty else { return }
+                        replied.append(message)
+                        broadcaster.post(message, isolation: nil)
+                    })
+            }
+            let second = try RelayInstance(
+                "second", server: server, beforeRelaying: repliesBeforeTheRelay ? addReplier : { _ in })
+            if !repliesBeforeTheRelay { addReplier(second.broadcaster) }
+            try await first.waitUntilListening()
+            try await second.waitUntilListening()
+
+            first.post(1)
+            let seen = try await first.messages.wait("the reply on the first instance") { $0.count == 2 }
+            #expect(seen.map(\.number) == [1, 1])
+            #expect(second.numbers == [1, 1])
+            for token in replier.all { token.cancel() }
+            try await first.stop()
+            try await second.stop()
+        }
+    }
+
     /// Events of a type relayed with `sticky: true` are kept as the sticky
     /// event on the receiving instance; events of other types are not.
     @Test func aTypeRelayedStickyIsStickyOnTheReceivingInstance() async throws {
