@@ -61,10 +61,19 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try await receiver.messages.wait("events flowing before disruption \(round)") {
                     $0.count > receivedBefore + 100
                 }
+                // At least one new gap per round: on a loaded machine a
+                // health check may also go unanswered in time and end a
+                // connection.
+                let gapsBefore = [sender, receiver].map(\.relay.counts.gaps)
                 try await disrupt(server, disruption, instances: [sender, receiver])
-                for instance in [sender, receiver] {
-                    try await eventually("\(instance.name) resuming after disruption \(round)") {
-                        instance.relay.counts.gaps == round && instance.relay.status == .listening
+                for (instance, gapsBefore) in zip([sender, receiver], gapsBefore) {
+                    do {
+                        try await eventually("\(instance.name) resuming after disruption \(round)") {
+                            instance.relay.counts.gaps > gapsBefore && instance.relay.status == .listening
+                        }
+                    } catch {
+                        Issue.record("\(instance.relay.counts), status \(instance.relay.status)")
+                        throw error
                     }
                 }
             }
@@ -78,7 +87,7 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
             #expect(
                 accounted.sent + accounted.notSent + accounted.mayBeLost == posted,
                 "posted \(posted), counts \(accounted)")
-            #expect(accounted.gaps == rounds)
+            #expect(accounted.gaps >= rounds)
             let refusals = sender.reports.all.filter {
                 if case .serverRejected? = $0.error { true } else { false }
             }
