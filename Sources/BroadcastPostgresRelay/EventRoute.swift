@@ -9,6 +9,8 @@
         let channel: String
         let sticky: Bool
         private let context: RouteContext
+        /// Shared with the other routes of the channel on this instance.
+        private let deliveryLine: DeliveryLine
         private let typeName = String(reflecting: Event.self)
         private let encoder: JSONEncoder = {
             let encoder = JSONEncoder()
@@ -32,6 +34,7 @@
             self.channel = channel
             self.sticky = sticky
             self.context = context
+            deliveryLine = context.instance.deliveryLine(for: channel)
         }
 
         func startSending() -> BroadcastToken {
@@ -110,13 +113,13 @@
         func receive(_ payload: String) {
             guard let (envelope, state) = decode(payload) else { return }
             let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
-            context.instance.deliverInOrder(on: channel) { [self] in
+            deliveryLine.deliverInOrder { [self] in
                 deliver(state, receivedAlong: trail)
             }
         }
 
         /// Posts `state`, received along `trail`, unless it was posted here
-        /// already; runs in its turn on the channel (see ``DeliveryLines``).
+        /// already; runs in its turn on the channel's ``DeliveryLine``.
         private func deliver(_ state: State, receivedAlong trail: RelayTrail) {
             let seenHere =
                 trail.path.contains(context.instance.id)
@@ -161,7 +164,7 @@
             let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
             // Waited for: the state is posted before the relay reports that it
             // listens.
-            await context.instance.deliverInOrderAndWait(on: channel) { [self] in
+            await deliveryLine.deliverInOrderAndWait { [self] in
                 restore(state, readAlong: trail)
             }
         }

@@ -31,9 +31,8 @@
             id = String(repeating: "0", count: 16 - digits.count) + digits
         }
 
-        /// The deliveries of received events waiting their turn (see
-        /// ``DeliveryLines``).
-        private let deliveries = NIOLockedValueBox(DeliveryLines<@Sendable () -> Void>())
+        /// The line of each channel (see ``DeliveryLine``).
+        private let deliveryLines = NIOLockedValueBox<[String: DeliveryLine]>([:])
 
         /// The next sequence number of an event this instance originates.
         func nextSequence() -> UInt64 {
@@ -46,29 +45,14 @@
             recentlyPosted.withLockedValue { $0.insert(RecentEvents.Event(origin: origin, sequence: sequence)) }
         }
 
-        /// Runs `delivery` once every delivery handed over on `channel` before
-        /// it has run: now, on this thread, if none runs there, or else after
-        /// them, on the thread running them.
-        ///
-        /// A delivery runs after unlocking, and is released after it has run,
-        /// outside the lock too: it holds an event, whose release may run a
-        /// `deinit` that posts.
-        func deliverInOrder(on channel: String, _ delivery: @escaping @Sendable () -> Void) {
-            guard deliveries.withLockedValue({ $0.handOver(delivery, on: channel) }) else { return }
-            delivery()
-            while let next = deliveries.withLockedValue({ $0.next(on: channel) }) {
-                next()
-            }
-        }
-
-        /// Runs `delivery` as ``deliverInOrder(on:_:)`` does, and returns once
-        /// it has run.
-        func deliverInOrderAndWait(on channel: String, _ delivery: @escaping @Sendable () -> Void) async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                deliverInOrder(on: channel) {
-                    delivery()
-                    continuation.resume()
-                }
+        /// The line the routes of `channel` on this instance hand their
+        /// deliveries to, made on first use.
+        func deliveryLine(for channel: String) -> DeliveryLine {
+            deliveryLines.withLockedValue { lines in
+                if let line = lines[channel] { return line }
+                let line = DeliveryLine()
+                lines[channel] = line
+                return line
             }
         }
 

@@ -11,7 +11,7 @@
         func startSending() -> BroadcastToken
         /// Posts the event a notification on ``channel`` carries, here or, if
         /// another relay of the broadcaster is posting one on the channel, on
-        /// its thread after that one (see ``DeliveryLines``).
+        /// its thread after that one (see ``DeliveryLine``).
         func receive(_ payload: String)
         /// Whether its events are sent as a sticky state, kept in the sticky
         /// table (``StickyStateTable``) as they are sent.

@@ -64,10 +64,10 @@ import Testing
         let instance = InstanceIdentity.of(Broadcaster())
         let log = Collected<String>()
         let returned = await Self.onThreadWithin(.seconds(5)) {
-            instance.deliverInOrder(on: "chat") {
+            instance.deliveryLine(for: "chat").deliverInOrder {
                 log.append("first")
-                instance.deliverInOrder(on: "chat") { log.append("second, on chat") }
-                instance.deliverInOrder(on: "users") { log.append("on users") }
+                instance.deliveryLine(for: "chat").deliverInOrder { log.append("second, on chat") }
+                instance.deliveryLine(for: "users").deliverInOrder { log.append("on users") }
                 log.append("first returns")
             }
         }
@@ -82,10 +82,10 @@ import Testing
         let instance = InstanceIdentity.of(Broadcaster())
         let log = Collected<String>()
         let returned = await Self.onThreadWithin(.seconds(5)) {
-            instance.deliverInOrder(on: "chat") {
+            instance.deliveryLine(for: "chat").deliverInOrder {
                 // Waits its turn: the line holds its only reference.
                 let held = HandsOverWhenReleased(instance: instance, log: log)
-                instance.deliverInOrder(on: "chat") { log.append("waiting one, holding \(held.name)") }
+                instance.deliveryLine(for: "chat").deliverInOrder { log.append("waiting one, holding \(held.name)") }
             }
         }
         #expect(returned, "a delivery's release waited for the lock")
@@ -104,7 +104,7 @@ import Testing
         }
 
         deinit {
-            instance.deliverInOrder(on: "chat") { [log] in log.append("handed over by a deinit") }
+            instance.deliveryLine(for: "chat").deliverInOrder { [log] in log.append("handed over by a deinit") }
         }
     }
 
