@@ -111,6 +111,12 @@
         }
 
         func receive(_ payload: String) {
+            // This instance's own event come back, skipped undecoded; a sticky
+            // type's own changes are read (``isOwnLatestChangeToRestore(_:_:)``).
+            if !sticky, RelayTrail.isWritten(payload, byOrigin: context.instance.id) {
+                context.reporter.counters.countEcho()
+                return
+            }
             guard let (envelope, state) = decode(payload) else { return }
             let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
             deliveryLine.deliverInOrder { [self] in

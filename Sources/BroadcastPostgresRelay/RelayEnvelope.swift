@@ -79,6 +79,23 @@
             payload(carrying: "\"cleared\":true")
         }
 
+        /// Whether `payload` is an envelope as this type writes it, whose
+        /// origin, `path[0]`, is `origin`: read from the text before the
+        /// event, without decoding it.
+        ///
+        /// PostgreSQL hands every notification to the session that sent it
+        /// too, so an instance receives each event it sends. Decoding each
+        /// with `JSONDecoder` took time on a core that the instance's other
+        /// work waited for. A payload written otherwise is decoded as usual.
+        static func isWritten(_ payload: String, byOrigin origin: String) -> Bool {
+            let head = "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8
+            guard payload.utf8.starts(with: head) else { return false }
+            let afterHead = payload.utf8.dropFirst(head.count)
+            let digitCount = afterHead.prefix { UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") }.count
+            guard digitCount > 0 else { return false }
+            return afterHead.dropFirst(digitCount).starts(with: ",\"path\":[\"\(origin)\"".utf8)
+        }
+
         private func payload(carrying field: String) -> String {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
             return "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\(field)}"
