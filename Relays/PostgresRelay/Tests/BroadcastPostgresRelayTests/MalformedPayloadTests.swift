@@ -32,7 +32,9 @@ import Testing
             let received = try await receiver.messages.wait("the two well-formed messages") { $0.count == 2 }
             #expect(
                 received == [ChatMessage(number: 7, text: "written by hand"), ChatMessage(number: 8, text: "sender 8")])
-            let skipped = receiver.reports.all.filter { $0.kind == .payloadSkipped }
+            let skipped = try await receiver.reports.wait("the skipped payloads") { reports in
+                reports.filter { $0.kind == .payloadSkipped }.count >= 3
+            }.filter { $0.kind == .payloadSkipped }
             #expect(skipped.count == 3)
             #expect(skipped.allSatisfy { $0.channel == "chat" })
             var kinds: [String] = []

@@ -29,7 +29,9 @@ import Testing
             let received = try await second.messages.wait("the messages within the limit") { $0.count == 2 }
             #expect(received.map(\.number) == [1, 3])
             #expect(received.first?.text == largest)
-            let refusals = first.reports.all.filter { $0.kind == .eventTooLarge }
+            let refusals = try await first.reports.wait("the refusal") { reports in
+                reports.contains { $0.kind == .eventTooLarge }
+            }.filter { $0.kind == .eventTooLarge }
             #expect(refusals.count == 1)
             guard case .payloadTooLarge(let byteCount, let limit)? = refusals.first?.error else {
                 Issue.record("expected a payloadTooLarge error, got \(String(describing: refusals.first?.error))")

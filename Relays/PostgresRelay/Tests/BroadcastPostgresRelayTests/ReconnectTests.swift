@@ -79,27 +79,19 @@ import Testing
             var stoppedSessions: Set<Int32> = []
             for round in 1...3 {
                 // The relay's new session, beside the stopped one on its way out.
-                let deadline = ContinuousClock.now + .seconds(10)
-                var sessions = try await otherSessionProcesses(on: server).filter { !stoppedSessions.contains($0) }
-                while sessions.count != 1 {
-                    guard ContinuousClock.now < deadline else {
-                        throw TimedOut(description: "round \(round): sessions \(sessions), one expected")
-                    }
-                    try await Task.sleep(for: .milliseconds(10))
-                    sessions = try await otherSessionProcesses(on: server).filter { !stoppedSessions.contains($0) }
-                }
-                stoppedSessions.insert(sessions[0])
+                let session = try await onlySessionProcess(on: server, excluding: stoppedSessions, "round \(round)")
+                stoppedSessions.insert(session)
                 let stopped = ContinuousClock.now
-                kill(sessions[0], SIGSTOP)
+                kill(session, SIGSTOP)
                 do {
                     try await watched.reports.wait("round \(round): the stopped session noticed") { reports in
                         reports.filter { $0.kind == .connectionLost }.count == round
                     }
                     let noticedAfter = ContinuousClock.now - stopped
-                    kill(sessions[0], SIGCONT)
+                    kill(session, SIGCONT)
                     #expect(noticedAfter <= interval + slack, "round \(round)")
                 } catch {
-                    kill(sessions[0], SIGCONT)
+                    kill(session, SIGCONT)
                     throw error
                 }
                 try await eventually("round \(round): listening again") {
@@ -130,6 +122,24 @@ import Testing
         return pids
     }
 
+    /// The process id of the one session connected to `server` other than
+    /// the one asking and those `excluded`, once there is one; throws
+    /// ``TimedOut`` after 10 seconds.
+    func onlySessionProcess(
+        on server: PostgresTestServer, excluding excluded: Set<Int32> = [], _ what: String
+    ) async throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var sessions = try await otherSessionProcesses(on: server).filter { !excluded.contains($0) }
+        while sessions.count != 1 {
+            guard ContinuousClock.now < deadline else {
+                throw TimedOut(description: "\(what): sessions \(sessions), one expected")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+            sessions = try await otherSessionProcesses(on: server).filter { !excluded.contains($0) }
+        }
+        return sessions[0]
+    }
+
     /// A connection whose server process stops answering, without closing
     /// it (as across a network partition), fails the relay's health check:
     /// the relay drops it, reports the gap, and listens on a new one.
@@ -140,17 +150,18 @@ import Testing
                 $0.initialReconnectDelay = .milliseconds(50)
             }
             try await watched.waitUntilListening()
-            let sessions = try await otherSessionProcesses(on: server)
-            try #require(sessions.count == 1)
-            kill(sessions[0], SIGSTOP)
+            // One session, the relay's, once a health check that a loaded
+            // machine left unanswered has replaced it.
+            let session = try await onlySessionProcess(on: server, "the relay's session")
+            kill(session, SIGSTOP)
             do {
                 let reports = try await watched.reports.wait("the stalled connection replaced") { reports in
                     reports.contains { $0.kind == .resumed }
                 }
                 #expect(reports.contains { $0.kind == .connectionLost })
-                kill(sessions[0], SIGCONT)
+                kill(session, SIGCONT)
             } catch {
-                kill(sessions[0], SIGCONT)
+                kill(session, SIGCONT)
                 throw error
             }
             let sender = try RelayInstance("sender", server: server)

@@ -41,7 +41,8 @@ import Testing
 
             try await first.stop(within: .seconds(2))
             #expect(first.relay.status == .stopped)
-            #expect(first.reports.all.last?.kind == .stopped)
+            // Reports reach the spy through a task reading the stream.
+            try await first.reports.wait("the stopped report") { $0.last?.kind == .stopped }
             let deadline = ContinuousClock.now + .seconds(5)
             var sessions = try await otherSessions(on: server)
             // The server ends a session a moment after its client closes it.
@@ -72,7 +73,9 @@ import Testing
         #expect(instance.relay.status == .connecting)
 
         try await instance.stop(within: .seconds(2))
-        let notSent = instance.reports.all.filter { $0.kind == .eventNotSent }
+        let notSent = try await instance.reports.wait("the events not sent") { reports in
+            reports.filter { $0.kind == .eventNotSent }.count >= 2
+        }.filter { $0.kind == .eventNotSent }
         #expect(notSent.count == 2)
         #expect(
             notSent.allSatisfy {

@@ -166,7 +166,9 @@ import Testing
             first.post(1)
             try await second.messages.wait("the message after the clear") { $0.count == 1 }
             try await eventually("the message sent") { first.relay.counts.sent == 2 }  // and the sticky post
-            let skipped = second.reports.all.filter { $0.kind == .payloadSkipped }
+            let skipped = try await second.reports.wait("the skipped payload") { reports in
+                reports.contains { $0.kind == .payloadSkipped }
+            }.filter { $0.kind == .payloadSkipped }
             #expect(skipped.count == 1)
             if case .eventNotDecodable? = skipped.first?.error {
             } else {
