@@ -118,7 +118,7 @@
                 return
             }
             guard let (envelope, state) = decode(payload) else { return }
-            let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
+            let trail = envelope.trail
             deliveryLine.deliverInOrder { [self] in
                 deliver(state, receivedAlong: trail)
             }
@@ -167,7 +167,7 @@
 
         func restore(_ payload: String) async {
             guard sticky, let (envelope, state) = decode(payload) else { return }
-            let trail = RelayTrail(sequence: envelope.seq, path: envelope.path)
+            let trail = envelope.trail
             // Waited for: the state is posted before the relay reports that it
             // listens.
             await deliveryLine.deliverInOrderAndWait { [self] in

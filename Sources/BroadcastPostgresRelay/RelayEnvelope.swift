@@ -33,6 +33,11 @@
         let event: Event?
         let cleared: Bool?
 
+        /// Where the event comes from.
+        var trail: RelayTrail {
+            RelayTrail(sequence: seq, path: path)
+        }
+
         /// What the envelope carries: an event, or, for a cleared sticky
         /// state, nil; throws if it carries neither.
         func state() throws -> Event? {
@@ -88,13 +93,16 @@
         /// with `JSONDecoder` took time on a core that the instance's other
         /// work waited for. A payload written otherwise is decoded as usual.
         static func isWritten(_ payload: String, byOrigin origin: String) -> Bool {
-            let head = "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8
             guard payload.utf8.starts(with: head) else { return false }
             let afterHead = payload.utf8.dropFirst(head.count)
             let digitCount = afterHead.prefix { UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") }.count
             guard digitCount > 0 else { return false }
             return afterHead.dropFirst(digitCount).starts(with: ",\"path\":[\"\(origin)\"".utf8)
         }
+
+        /// Every envelope this type writes starts so: made once, not for each
+        /// notification ``isWritten(_:byOrigin:)`` reads.
+        private static let head = Array("{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8)
 
         private func payload(carrying field: String) -> String {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
