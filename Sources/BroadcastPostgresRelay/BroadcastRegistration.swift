@@ -6,16 +6,18 @@
 
     extension Broadcaster {
         /// Calls `handler` with every `Event` posted, synchronously, wherever the
-        /// post runs, until the returned token is cancelled or released.
+        /// post runs, until the returned token is cancelled or released; a post
+        /// of a received event passes over it (`post(_:skipping:isolation:)`).
         ///
-        /// The relay relies on "wherever the post runs": a relay that posts a
-        /// received event recognises that event in its own handler, on the same
-        /// thread, inside the same `post` (see `RelayCrossing`).
+        /// The relay relies on "wherever the post runs": a reply that a
+        /// listener posts while a received event is posted reaches the handler
+        /// on the same thread, inside that post, where the relay recognises it
+        /// (see `RelayCrossing`).
         func addRelayHandler<Event: Sendable>(
             for eventType: Event.Type,
             handler: @escaping @Sendable (Event) -> Void
-        ) -> BroadcastToken {
-            addHandler(for: eventType, handler: handler)
+        ) -> (token: BroadcastToken, skippable: SkippableHandler) {
+            addSkippableHandler(for: eventType, handler: handler)
         }
     }
 #endif

@@ -24,6 +24,10 @@
         /// sent, and the JSON of the latest state received and posted (see
         /// ``isOwnLatestChangeToRestore(_:_:)``).
         private let changes = NIOLockedValueBox(Changes())
+        /// For a type that is not sticky: the handler that sends its posts,
+        /// which a post of a received event passes over (see
+        /// ``RelayCrossing``); set once it is registered.
+        private let sendingHandler = NIOLockedValueBox<SkippableHandler?>(nil)
 
         private struct Changes {
             var latestOwnSequence: UInt64?
@@ -39,9 +43,11 @@
 
         func startSending() -> BroadcastToken {
             guard sticky else {
-                return context.broadcaster.addRelayHandler(for: Event.self) { [self] event in
+                let (token, skippable) = context.broadcaster.addRelayHandler(for: Event.self) { [self] event in
                     send(event)
                 }
+                sendingHandler.withLockedValue { $0 = skippable }
+                return token
             }
             // A sticky type's state is relayed: each change of it, whichever
             // call made it, and not the posts made without `sticky: true`.
@@ -77,9 +83,9 @@
         /// database.
         private func send(_ stateJSON: String, payload makePayload: (RelayTrail) -> String) {
             let trail: RelayTrail
-            if let crossing = RelayCrossing.current(
-                instance: context.instance.id, eventType: ObjectIdentifier(Event.self), eventJSON: stateJSON),
-                crossing.takeCall(of: context.relay)
+            if let crossing = RelayCrossing.call(
+                of: context.relay, instance: context.instance.id, eventType: ObjectIdentifier(Event.self),
+                eventJSON: stateJSON)
             {
                 // Received from this relay's database: every instance there has it.
                 guard crossing.relay != context.relay else { return }
@@ -111,14 +117,15 @@
         }
 
         func receive(_ payload: String) {
-            // This instance's own event come back, skipped undecoded; a sticky
-            // type's own changes are read (``isOwnLatestChangeToRestore(_:_:)``).
-            if !sticky, RelayTrail.isWritten(payload, byOrigin: context.instance.id) {
+            let written = WrittenEnvelope(reading: payload)
+            // This instance's own event come back, skipped with its event
+            // undecoded; a sticky type's own changes are read
+            // (``isOwnLatestChangeToRestore(_:_:)``).
+            if !sticky, let written, written.trail.path.first == context.instance.id {
                 context.reporter.counters.countEcho()
                 return
             }
-            guard let (envelope, state) = decode(payload) else { return }
-            let trail = envelope.trail
+            guard let (trail, state) = decode(payload, written: written) else { return }
             deliveryLine.deliverInOrder { [self] in
                 deliver(state, receivedAlong: trail)
             }
@@ -166,8 +173,9 @@
         }
 
         func restore(_ payload: String) async {
-            guard sticky, let (envelope, state) = decode(payload) else { return }
-            let trail = envelope.trail
+            guard sticky, let (trail, state) = decode(payload, written: WrittenEnvelope(reading: payload)) else {
+                return
+            }
             // Waited for: the state is posted before the relay reports that it
             // listens.
             await deliveryLine.deliverInOrderAndWait { [self] in
@@ -190,20 +198,26 @@
             apply(state, trail: RelayTrail(sequence: trail.sequence, path: path))
         }
 
-        /// An envelope's state: its event and that event's JSON, or, for a
-        /// cleared sticky state, no event and ``clearedMarker``.
+        /// An envelope's state: its event, or, for a cleared sticky state, no
+        /// event; and for a sticky type, whose states are compared, that
+        /// event's JSON as the handler encodes it, or ``clearedMarker``.
         private struct State: Sendable {
             let event: Event?
-            let json: String
+            let json: String?
         }
 
-        /// The envelope `payload` carries and its state; nil, having reported
-        /// the payload skipped, if it carries none this route can post.
-        private func decode(_ payload: String) -> (RelayEnvelope<Event>, State)? {
-            let envelope: RelayEnvelope<Event>
+        /// The trail and the state of the envelope `payload` carries, `written`
+        /// if it is laid out as a relay writes it; nil, having reported the
+        /// payload skipped, if it carries none this route can post.
+        private func decode(_ payload: String, written: WrittenEnvelope?) -> (RelayTrail, State)? {
             let event: Event?
+            let envelope: RelayEnvelope<Event>
             do {
-                envelope = try decoder.decode(RelayEnvelope<Event>.self, from: Data(payload.utf8))
+                // A payload not laid out as a relay writes it, or whose event
+                // did not decode so, is decoded whole: for the error the skip
+                // reports.
+                envelope =
+                    try written.flatMap(read) ?? decoder.decode(RelayEnvelope<Event>.self, from: Data(payload.utf8))
                 guard envelope.v == RelayEnvelopeHeader.currentVersion else {
                     report(.payloadSkipped, .unsupportedEnvelopeVersion(envelope.v))
                     return nil
@@ -215,12 +229,35 @@
                 report(.payloadSkipped, problem(with: payload, decodingError: error))
                 return nil
             }
-            guard let event else { return (envelope, State(event: nil, json: Self.clearedMarker)) }
+            guard let state = state(event) else { return nil }
+            return (envelope.trail, state)
+        }
+
+        /// The envelope `written` is, with its event decoded from the JSON it
+        /// carries; nil if that does not decode.
+        private func read(_ written: WrittenEnvelope) -> RelayEnvelope<Event>? {
+            let event: Event?
+            if let eventJSON = written.eventJSON {
+                guard let decoded = try? decoder.decode(Event.self, from: Data(eventJSON.utf8)) else { return nil }
+                event = decoded
+            } else {
+                event = nil
+            }
+            return RelayEnvelope(
+                v: RelayEnvelopeHeader.currentVersion, seq: written.trail.sequence, path: written.trail.path,
+                event: event, cleared: event == nil ? true : nil)
+        }
+
+        /// `event`, or a cleared state if nil, as a ``State``; nil, having
+        /// reported the payload skipped, if a sticky `event` does not encode.
+        private func state(_ event: Event?) -> State? {
+            guard sticky else { return State(event: event, json: nil) }
+            guard let event else { return State(event: nil, json: Self.clearedMarker) }
             do {
-                return (envelope, State(event: event, json: try encode(event)))
+                return State(event: event, json: try encode(event))
             } catch {
-                // Without its text the relay's handler could not recognise the
-                // event, and would send it back.
+                // Without its text the relay's observer could not recognise the
+                // state, and would send it back.
                 report(.payloadSkipped, .encodingFailed(error))
                 return nil
             }
@@ -229,13 +266,18 @@
         /// Posts `state` on the broadcaster (sticky, for a sticky type), or
         /// clears the sticky `Event`, as received along `trail`.
         private func apply(_ state: State, trail: RelayTrail) {
+            let skipped = sendingHandler.withLockedValue { $0 }
             let crossing = RelayCrossing(
                 instance: context.instance.id, relay: context.relay, eventType: ObjectIdentifier(Event.self),
-                eventJSON: state.json, trail: trail)
+                trail: trail, skipsOwnHandler: skipped != nil,
+                eventJSON: { [self] in state.json ?? state.event.flatMap { try? encode($0) } })
             crossing.whileCrossing {
-                if let event = state.event {
+                switch (state.event, skipped) {
+                case (let event?, let skipped?):
+                    context.broadcaster.post(event, skipping: skipped, isolation: nil)
+                case (let event?, nil):
                     _ = context.broadcaster.post(event, sticky: sticky, isolation: nil)
-                } else {
+                case (nil, _):
                     context.broadcaster.clearStickyEvent(for: Event.self)
                 }
             }

@@ -7,20 +7,22 @@
     ///
     /// Every relay of the event's type on that broadcaster has a handler, called
     /// inside that post on the same thread (handlers registered from code
-    /// isolated to no actor run where the post runs). The handler finds the
-    /// crossing and knows the event came from the database:
-    /// - the relay that posted it sends nothing (it came from that relay's
-    ///   database, and its other instances have it already);
+    /// isolated to no actor run where the post runs), and so is every post a
+    /// listener makes there in reply. A handler finds the crossing and tells
+    /// the two apart:
+    /// - the relay that posts the event passes over its own handler
+    ///   (`post(_:skipping:isolation:)`): every call that handler gets during
+    ///   the crossing is a reply, relayed as any post;
     /// - another relay of the same broadcaster, connected to another database,
-    ///   forwards it with the event's trail, so that the path keeps naming every
-    ///   instance it has been posted on.
+    ///   forwards the received event with its trail, so that the path keeps
+    ///   naming every instance it has been posted on. Its handler is called
+    ///   once for the event, so it takes the first call whose event has the
+    ///   event's JSON (``takeCall(of:eventJSON:)``): a reply identical to the
+    ///   event has that JSON too, and is relayed as a new event.
     ///
-    /// The handler compares the event's JSON, not only its type: a listener that
-    /// posts another event of the same type synchronously while the received one
-    /// is delivered (a reply) makes a post of its own, which is relayed. A reply
-    /// identical to the received event has its JSON too; a relay's handler is
-    /// called once for the received event, so it takes the first call that
-    /// matches for it (``takeCall(of:)``), and any other for a reply.
+    /// A sticky type's state is sent by an observer of its changes, which no
+    /// post passes over: there the relay that posts takes its first matching
+    /// call too.
     ///
     /// Why per thread and not a task-local value: a task-local value would be
     /// inherited by tasks a listener starts, and their later, unrelated posts
@@ -32,33 +34,63 @@
         let relay: Int
         /// The event's type.
         let eventType: ObjectIdentifier
-        /// The event, encoded as the handler encodes it.
-        let eventJSON: String
         /// Where the event comes from, this instance included.
         let trail: RelayTrail
 
-        /// The relays whose handler has taken a call for the received event.
-        private let takenCalls = TakenCalls()
+        private let progress: Progress
 
         /// Read and written only on the thread the crossing is recorded on,
-        /// while it is: a crossing is found only there (``current(instance:eventType:eventJSON:)``).
-        private final class TakenCalls {
-            var relays: Set<Int> = []
-        }
+        /// while it is: a crossing is found only there (``call(of:instance:eventType:eventJSON:)``).
+        private final class Progress {
+            /// The relays whose handler has had its call for the received event.
+            var relaysCalled: Set<Int>
+            /// The event, encoded as a handler encodes it: made when a handler
+            /// first compares, which only another relay's handler, or a sticky
+            /// type's observer, does.
+            lazy var eventJSON: String? = makeEventJSON()
+            private let makeEventJSON: () -> String?
 
-        /// Whether this call of `relay`'s handler, whose event matches, is the
-        /// call for the received event: its first; a later one is for a reply
-        /// identical to it.
-        func takeCall(of relay: Int) -> Bool {
-            takenCalls.relays.insert(relay).inserted
-        }
-
-        /// The innermost crossing on the current thread of an event of
-        /// `eventType` on `instance` whose JSON is `eventJSON`.
-        static func current(instance: String, eventType: ObjectIdentifier, eventJSON: String) -> RelayCrossing? {
-            inProgress.current.last { (crossing: RelayCrossing) in
-                crossing.instance == instance && crossing.eventType == eventType && crossing.eventJSON == eventJSON
+            init(relaysCalled: Set<Int>, eventJSON: @escaping () -> String?) {
+                self.relaysCalled = relaysCalled
+                self.makeEventJSON = eventJSON
             }
+        }
+
+        /// A crossing of the event `eventJSON` encodes, posted by `relay`,
+        /// which passes over its own handler if `skipsOwnHandler`.
+        init(
+            instance: String, relay: Int, eventType: ObjectIdentifier, trail: RelayTrail, skipsOwnHandler: Bool,
+            eventJSON: @escaping () -> String?
+        ) {
+            self.instance = instance
+            self.relay = relay
+            self.eventType = eventType
+            self.trail = trail
+            progress = Progress(relaysCalled: skipsOwnHandler ? [relay] : [], eventJSON: eventJSON)
+        }
+
+        /// Whether this call of `relay`'s handler, with an event encoded as
+        /// `eventJSON`, is its call for the received event: the first whose
+        /// JSON is the event's.
+        private func takeCall(of relay: Int, eventJSON: String) -> Bool {
+            guard !progress.relaysCalled.contains(relay), progress.eventJSON == eventJSON else { return false }
+            progress.relaysCalled.insert(relay)
+            return true
+        }
+
+        /// The innermost crossing on the current thread, of an `eventType` on
+        /// `instance`, whose received event this call of `relay`'s handler,
+        /// with an event encoded as `eventJSON`, is; nil for any other call.
+        static func call(of relay: Int, instance: String, eventType: ObjectIdentifier, eventJSON: String)
+            -> RelayCrossing?
+        {
+            for crossing in inProgress.current.reversed()
+            where crossing.instance == instance && crossing.eventType == eventType
+                && crossing.takeCall(of: relay, eventJSON: eventJSON)
+            {
+                return crossing
+            }
+            return nil
         }
 
         /// Runs `body` with this crossing recorded on the current thread.

@@ -72,8 +72,9 @@
         /// The payload carrying `eventJSON` along this trail.
         ///
         /// Written by hand around the event's JSON, which the handler has
-        /// already encoded (and compared; see `RelayCrossing`): the instance
-        /// identifiers are hexadecimal digits, which need no escaping.
+        /// already encoded: the instance identifiers are hexadecimal digits,
+        /// which need no escaping. A receiver reads this layout without
+        /// decoding the envelope (``WrittenEnvelope``).
         func payload(eventJSON: String) -> String {
             payload(carrying: "\"event\":\(eventJSON)")
         }
@@ -83,26 +84,6 @@
         func clearedPayload() -> String {
             payload(carrying: "\"cleared\":true")
         }
-
-        /// Whether `payload` is an envelope as this type writes it, whose
-        /// origin, `path[0]`, is `origin`: read from the text before the
-        /// event, without decoding it.
-        ///
-        /// PostgreSQL hands every notification to the session that sent it
-        /// too, so an instance receives each event it sends. Decoding each
-        /// with `JSONDecoder` took time on a core that the instance's other
-        /// work waited for. A payload written otherwise is decoded as usual.
-        static func isWritten(_ payload: String, byOrigin origin: String) -> Bool {
-            guard payload.utf8.starts(with: head) else { return false }
-            let afterHead = payload.utf8.dropFirst(head.count)
-            let digitCount = afterHead.prefix { UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") }.count
-            guard digitCount > 0 else { return false }
-            return afterHead.dropFirst(digitCount).starts(with: ",\"path\":[\"\(origin)\"".utf8)
-        }
-
-        /// Every envelope this type writes starts so: made once, not for each
-        /// notification ``isWritten(_:byOrigin:)`` reads.
-        private static let head = Array("{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8)
 
         private func payload(carrying field: String) -> String {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")

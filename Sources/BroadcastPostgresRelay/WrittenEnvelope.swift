@@ -1,0 +1,83 @@
+#if PostgresRelay
+    /// An envelope exactly as ``RelayTrail`` writes it, read from its text
+    /// without `JSONDecoder`: its trail, and its event's JSON as the sender
+    /// encoded it.
+    ///
+    /// Every notification a relay receives is an envelope, its own ones too
+    /// (PostgreSQL hands each to the session that sent it as well). Decoding
+    /// the envelope with `JSONDecoder` cost as much again as decoding the
+    /// event alone, on the path from a post on one instance to the listeners
+    /// on another. A payload laid out in any other way (another key order,
+    /// spaces, escapes, another version) is not read here, and is decoded
+    /// whole, which also gives the error a skipped payload reports.
+    struct WrittenEnvelope {
+        let trail: RelayTrail
+        /// The event's JSON; nil in the envelope of a cleared sticky state.
+        let eventJSON: Substring?
+
+        /// Reads `payload`; nil unless it is laid out as ``RelayTrail`` writes
+        /// an envelope, with an `event` or `"cleared":true`.
+        init?(reading payload: String) {
+            var text = Substring(payload).utf8
+            guard text.skip(Self.head), let sequence = text.readSequenceNumber(), text.skip(Self.pathStart),
+                let path = text.readPath(), text.skip(Self.fieldSeparator)
+            else { return nil }
+            trail = RelayTrail(sequence: sequence, path: path)
+            if text.elementsEqual(Self.cleared) {
+                eventJSON = nil
+            } else if text.skip(Self.eventKey), text.last == UInt8(ascii: "}") {
+                eventJSON = Substring(text.dropLast())
+            } else {
+                return nil
+            }
+        }
+
+        // What surrounds the values, as ``RelayTrail`` writes it: made once,
+        // not for each notification read.
+        private static let head = Array("{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8)
+        private static let pathStart = Array(",\"path\":[".utf8)
+        private static let fieldSeparator = Array("],".utf8)
+        private static let eventKey = Array("\"event\":".utf8)
+        private static let cleared = Array("\"cleared\":true}".utf8)
+    }
+
+    extension Substring.UTF8View {
+        /// Drops `prefix` if the text starts with it.
+        fileprivate mutating func skip(_ prefix: [UInt8]) -> Bool {
+            guard starts(with: prefix) else { return false }
+            self = dropFirst(prefix.count)
+            return true
+        }
+
+        /// Reads a JSON number that is a `UInt64`: digits, without a leading
+        /// zero.
+        fileprivate mutating func readSequenceNumber() -> UInt64? {
+            let digits = prefix { UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") }
+            guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1,
+                let number = UInt64(Substring(digits))
+            else { return nil }
+            self = dropFirst(digits.count)
+            return number
+        }
+
+        /// Reads the strings of a path up to its closing bracket, which it
+        /// leaves: one or more, each of lowercase hexadecimal digits (an
+        /// instance identifier), separated by commas.
+        fileprivate mutating func readPath() -> [String]? {
+            var path: [String] = []
+            while true {
+                guard first == UInt8(ascii: "\"") else { return nil }
+                let digits = dropFirst().prefix {
+                    (UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9"))
+                        || (UInt8(ascii: "a") <= $0 && $0 <= UInt8(ascii: "f"))
+                }
+                guard !digits.isEmpty, dropFirst(digits.count + 1).first == UInt8(ascii: "\"") else { return nil }
+                path.append(String(Substring(digits)))
+                self = dropFirst(digits.count + 2)
+                guard first == UInt8(ascii: ",") else { break }
+                self = dropFirst()
+            }
+            return first == UInt8(ascii: "]") ? path : nil
+        }
+    }
+#endif
