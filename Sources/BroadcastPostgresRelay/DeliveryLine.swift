@@ -32,6 +32,11 @@
             }
         }
 
+        /// How many deliveries wait their turn.
+        var waitingCount: Int {
+            state.withLockedValue { $0.waitingCount }
+        }
+
         /// Runs `delivery` as ``deliverInOrder(_:)`` does, and returns once
         /// it has run.
         func deliverInOrderAndWait(_ delivery: @escaping @Sendable () -> Void) async {

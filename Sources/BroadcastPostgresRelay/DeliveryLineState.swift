@@ -22,6 +22,9 @@
             return true
         }
 
+        /// How many deliveries wait their turn.
+        var waitingCount: Int { waiting.count }
+
         /// The delivery to run next, for the caller that ran the one before;
         /// nil, leaving the line free, once none waits.
         mutating func next() -> Delivery? {

@@ -46,9 +46,10 @@ import Testing
                         reporter: RelayReporter(
                             logger: Logger(label: "routes", factory: { _ in SwiftLogNoOpLogHandler() }))))
             }
-            await onThreadsReleasedTogether(count: routes.count) { thread in
+            let returned = await onThreadsReleasedTogether(count: routes.count) { thread in
                 for payload in payloads { routes[thread].receive(payload) }
             }
+            #expect(returned, "round \(round): a route did not return")
             let numbers = posted.all
             #expect(numbers == Array(1...eventCount), "round \(round): \(Self.firstDifference(numbers, eventCount))")
             slow.cancel()
@@ -63,7 +64,7 @@ import Testing
     @Test func aDeliveryHandedOverByADeliveryOnItsChannelRunsAfterIt() async {
         let instance = InstanceIdentity.of(Broadcaster())
         let log = Collected<String>()
-        let returned = await Self.onThreadWithin(.seconds(5)) {
+        let returned = await onThreadsReleasedTogether(count: 1, within: .seconds(5)) { _ in
             instance.deliveryLine(for: "chat").deliverInOrder {
                 log.append("first")
                 instance.deliveryLine(for: "chat").deliverInOrder { log.append("second, on chat") }
@@ -81,7 +82,7 @@ import Testing
     @Test func aDeliveryIsReleasedOutsideTheLock() async {
         let instance = InstanceIdentity.of(Broadcaster())
         let log = Collected<String>()
-        let returned = await Self.onThreadWithin(.seconds(5)) {
+        let returned = await onThreadsReleasedTogether(count: 1, within: .seconds(5)) { _ in
             instance.deliveryLine(for: "chat").deliverInOrder {
                 // Waits its turn: the line holds its only reference.
                 let held = HandsOverWhenReleased(instance: instance, log: log)
@@ -90,6 +91,55 @@ import Testing
         }
         #expect(returned, "a delivery's release waited for the lock")
         #expect(log.all == ["waiting one, holding held", "handed over by a deinit"])
+    }
+
+    /// A sticky state read from the table is posted before `restore`
+    /// returns, though another relay's delivery holds the channel's line: the
+    /// relay reports that it listens once every restore has returned.
+    @Test func aStateRestoredWhileTheLineIsBusyIsPostedBeforeTheRestoreReturns() async throws {
+        let broadcaster = Broadcaster()
+        let route = EventRoute<ChatMessage>(
+            channel: "chat", sticky: true,
+            context: RouteContext(
+                broadcaster: broadcaster, instance: InstanceIdentity.of(broadcaster), relay: -1,
+                payloadLimit: 8000, outgoing: OutgoingQueue(capacity: 1),
+                reporter: RelayReporter(logger: Logger(label: "route", factory: { _ in SwiftLogNoOpLogHandler() }))))
+        let line = InstanceIdentity.of(broadcaster).deliveryLine(for: "chat")
+        // Another relay's delivery, running on a thread of its own until released.
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            line.deliverInOrder {
+                running.signal()
+                release.wait()
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                running.wait()
+                continuation.resume()
+            }
+        }
+        let log = Collected<String>()
+        let payload = RelayTrail(sequence: 1, path: ["00000000000000bb"])
+            .payload(eventJSON: #"{"number":7,"text":"kept"}"#)
+        let restoring = Task {
+            await route.restore(payload)
+            log.append("returned, holding \(broadcaster.stickyEvent(for: ChatMessage.self)?.number ?? 0)")
+        }
+        // Released once the restore waits its turn: a restore that returned
+        // without waiting has logged by then that it holds no state.
+        do {
+            try await eventually("the restore's delivery waiting on the line", within: .seconds(5)) {
+                line.waitingCount == 1
+            }
+        } catch {
+            release.signal()
+            throw error
+        }
+        release.signal()
+        await restoring.value
+        #expect(log.all == ["returned, holding 7"])
     }
 
     /// Hands over a delivery on "chat" when released.
@@ -105,22 +155,6 @@ import Testing
 
         deinit {
             instance.deliveryLine(for: "chat").deliverInOrder { [log] in log.append("handed over by a deinit") }
-        }
-    }
-
-    /// Runs `body` on a thread of its own; `false` if it has not returned
-    /// within `limit`.
-    private static func onThreadWithin(_ limit: Duration, _ body: @escaping @Sendable () -> Void) async -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            body()
-            done.signal()
-        }
-        let milliseconds = Int(limit.components.seconds * 1000)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success)
-            }
         }
     }
 

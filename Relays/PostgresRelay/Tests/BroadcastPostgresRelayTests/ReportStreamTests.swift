@@ -111,11 +111,12 @@ import Testing
         let consumer = Task { await Self.read(stream) }
         let threads = 4
         let perThread = 20_000
-        await onThreadsReleasedTogether(count: threads) { thread in
+        let returned = await onThreadsReleasedTogether(count: threads) { thread in
             for number in 0..<perThread {
                 reporter.report(RelayReport(.eventNotSent, channel: "\(thread)", typeName: "\(number)"))
             }
         }
+        #expect(returned, "a thread reporting did not return")
         reporter.finish()
 
         let reports = await consumer.value
