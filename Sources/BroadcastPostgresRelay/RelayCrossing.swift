@@ -56,8 +56,9 @@
             }
         }
 
-        /// A crossing of the event `eventJSON` encodes, posted by `relay`,
-        /// which passes over its own handler if `skipsOwnHandler`.
+        /// A crossing of an event posted by `relay`, which passes over its own
+        /// handler if `skipsOwnHandler`; `eventJSON` makes the event's JSON,
+        /// the first time a handler compares.
         init(
             instance: String, relay: Int, eventType: ObjectIdentifier, trail: RelayTrail, skipsOwnHandler: Bool,
             eventJSON: @escaping () -> String?
