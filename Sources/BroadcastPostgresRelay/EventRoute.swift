@@ -43,8 +43,11 @@
 
         func startSending() -> BroadcastToken {
             guard sticky else {
-                let (token, skippable) = context.broadcaster.addRelayHandler(for: Event.self) { [self] event in
-                    send(event)
+                // Weakly: the route keeps its handler (for the post that skips
+                // it), and the handler would keep the route, and its
+                // broadcaster, for the life of the process.
+                let (token, skippable) = context.broadcaster.addRelayHandler(for: Event.self) { [weak self] event in
+                    self?.send(event)
                 }
                 sendingHandler.withLockedValue { $0 = skippable }
                 return token
