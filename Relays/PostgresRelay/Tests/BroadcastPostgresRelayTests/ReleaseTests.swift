@@ -3,7 +3,7 @@ import BroadcastPostgresRelay
 import RelayTestSupport
 import Testing
 
-/// A relay keeps its broadcaster, as its documentation says, and nothing
+/// A relay keeps its broadcaster (its `broadcaster` property), and nothing
 /// keeps the relay: once the program lets go of both, both are gone, with
 /// the handlers the relay registered (a cycle between a route and its handler
 /// would keep them, and the broadcaster, for the life of the process).
