@@ -121,8 +121,8 @@
 
         func receive(_ payload: String) {
             let written = WrittenEnvelope(reading: payload)
-            // This instance's own event come back, skipped with its event
-            // undecoded; a sticky type's own changes are read
+            // This instance's own events come back to it: each is skipped
+            // without decoding its event. A sticky type's own changes are read
             // (``isOwnLatestChangeToRestore(_:_:)``).
             if !sticky, let written, written.trail.path.first == context.instance.id {
                 context.reporter.counters.countEcho()
