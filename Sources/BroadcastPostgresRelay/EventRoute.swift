@@ -39,6 +39,11 @@
             self.sticky = sticky
             self.context = context
             deliveryLine = context.instance.deliveryLine(for: channel)
+            context.instance.addRoute(of: ObjectIdentifier(Event.self))
+        }
+
+        deinit {
+            context.instance.removeRoute(of: ObjectIdentifier(Event.self))
         }
 
         func startSending() -> BroadcastToken {
@@ -124,11 +129,26 @@
             // This instance's own events come back to it: each is skipped
             // without decoding its event. A sticky type's own changes are read
             // (``isOwnLatestChangeToRestore(_:_:)``).
-            if !sticky, let written, written.trail.path.first == context.instance.id {
-                context.reporter.counters.countEcho()
-                return
+            if !sticky, let written {
+                if written.trail.path.first == context.instance.id {
+                    context.reporter.counters.countEcho()
+                    return
+                }
+                // Another instance's event, as a relay writes it: only the
+                // event is decoded (an event that does not decode is decoded
+                // again below, for the skip's report).
+                if let eventJSON = written.eventJSON,
+                    let event = try? decoder.decode(Event.self, from: Data(eventJSON.utf8))
+                {
+                    deliverInOrder(State(event: event, json: nil), receivedAlong: written.trail)
+                    return
+                }
             }
             guard let (trail, state) = decode(payload, written: written) else { return }
+            deliverInOrder(state, receivedAlong: trail)
+        }
+
+        private func deliverInOrder(_ state: State, receivedAlong trail: RelayTrail) {
             deliveryLine.deliverInOrder { [self] in
                 deliver(state, receivedAlong: trail)
             }
@@ -270,6 +290,13 @@
         /// clears the sticky `Event`, as received along `trail`.
         private func apply(_ state: State, trail: RelayTrail) {
             let skipped = sendingHandler.withLockedValue { $0 }
+            if let skipped, let event = state.event, context.instance.isOnlyRoute(of: ObjectIdentifier(Event.self)) {
+                // No other relay's handler is called for the event, and every
+                // call this relay's handler gets is a reply: no crossing to
+                // record for a handler to find.
+                context.broadcaster.post(event, skipping: skipped, isolation: nil)
+                return
+            }
             let crossing = RelayCrossing(
                 instance: context.instance.id, relay: context.relay, eventType: ObjectIdentifier(Event.self),
                 trail: trail, skipsOwnHandler: skipped != nil,

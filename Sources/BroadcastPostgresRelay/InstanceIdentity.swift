@@ -34,6 +34,10 @@
         /// The line of each channel (see ``DeliveryLine``).
         private let deliveryLines = NIOLockedValueBox<[String: DeliveryLine]>([:])
 
+        /// How many routes of this instance's relays, alive, relay each event
+        /// type (see ``isOnlyRoute(of:)``).
+        private let routeCounts = NIOLockedValueBox<[ObjectIdentifier: Int]>([:])
+
         /// The next sequence number of an event this instance originates.
         func nextSequence() -> UInt64 {
             sequence.add(1, ordering: .relaxed).newValue
@@ -54,6 +58,27 @@
                 lines[channel] = line
                 return line
             }
+        }
+
+        /// Counts a route of `eventType`, made by a relay of this instance,
+        /// until ``removeRoute(of:)``.
+        func addRoute(of eventType: ObjectIdentifier) {
+            routeCounts.withLockedValue { $0[eventType, default: 0] += 1 }
+        }
+
+        /// Stops counting a route of `eventType`: the route is released.
+        func removeRoute(of eventType: ObjectIdentifier) {
+            routeCounts.withLockedValue { counts in
+                counts[eventType, default: 1] -= 1
+                if counts[eventType] == 0 { counts[eventType] = nil }
+            }
+        }
+
+        /// Whether a single route of this instance's relays relays
+        /// `eventType`: then, for an event of that type the route asking
+        /// posts, no other relay's handler is called.
+        func isOnlyRoute(of eventType: ObjectIdentifier) -> Bool {
+            routeCounts.withLockedValue { $0[eventType] == 1 }
         }
 
         private struct WeakIdentity {

@@ -24,6 +24,10 @@
     /// post passes over: there the relay that posts takes its first matching
     /// call too.
     ///
+    /// A relay that passes over its own handler records no crossing when no
+    /// other relay of its broadcaster relays the type
+    /// (``InstanceIdentity/isOnlyRoute(of:)``): no handler would look for it.
+    ///
     /// Why per thread and not a task-local value: a task-local value would be
     /// inherited by tasks a listener starts, and their later, unrelated posts
     /// would be taken for the received event.

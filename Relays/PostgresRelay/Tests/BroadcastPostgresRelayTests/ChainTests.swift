@@ -59,7 +59,9 @@ import Testing
     }
 
     /// Two relays of one broadcaster on the same database both receive
-    /// every event; the instance posts each once.
+    /// every event; the instance posts each once, and the copy one relay
+    /// forwards through the other names the instance it came from, which
+    /// does not post it again.
     @Test func anEventArrivingTwiceByTwoRoutesIsPostedOnce() async throws {
         try await withServer { server in
             let database = PostgresRelay.Configuration(connection: server.connection)
@@ -81,6 +83,12 @@ import Testing
             }
             #expect(doubled.numbers == [1, 2])
             #expect(doubled.relays.map(\.counts.received).reduce(0, +) == 2)
+            // The sender's own two, and the two forwarded copies.
+            try await eventually("the sender to handle its events and the forwarded copies") {
+                sender.relay.counts.received + sender.relay.counts.ignoredEchoes >= 4
+            }
+            #expect(sender.numbers == [1, 2])
+            #expect(sender.relay.counts.received == 0)
             try await sender.stop()
             try await doubled.stop()
         }
