@@ -137,9 +137,7 @@
                 // Another instance's event, as a relay writes it: only the
                 // event is decoded (an event that does not decode is decoded
                 // again below, for the skip's report).
-                if let eventJSON = written.eventJSON,
-                    let event = try? decoder.decode(Event.self, from: Data(eventJSON.utf8))
-                {
+                if let eventJSON = written.eventJSON, let event = decodedEvent(eventJSON) {
                     deliverInOrder(State(event: event, json: nil), receivedAlong: written.trail)
                     return
                 }
@@ -261,7 +259,7 @@
         private func read(_ written: WrittenEnvelope) -> RelayEnvelope<Event>? {
             let event: Event?
             if let eventJSON = written.eventJSON {
-                guard let decoded = try? decoder.decode(Event.self, from: Data(eventJSON.utf8)) else { return nil }
+                guard let decoded = decodedEvent(eventJSON) else { return nil }
                 event = decoded
             } else {
                 event = nil
@@ -269,6 +267,11 @@
             return RelayEnvelope(
                 v: RelayEnvelopeHeader.currentVersion, seq: written.trail.sequence, path: written.trail.path,
                 event: event, cleared: event == nil ? true : nil)
+        }
+
+        /// The event `eventJSON` encodes; nil if it does not decode as one.
+        private func decodedEvent(_ eventJSON: Substring) -> Event? {
+            try? decoder.decode(Event.self, from: Data(eventJSON.utf8))
         }
 
         /// `event`, or a cleared state if nil, as a ``State``; nil, having
@@ -290,26 +293,30 @@
         /// clears the sticky `Event`, as received along `trail`.
         private func apply(_ state: State, trail: RelayTrail) {
             let skipped = sendingHandler.withLockedValue { $0 }
-            if let skipped, let event = state.event, context.instance.isOnlyRoute(of: ObjectIdentifier(Event.self)) {
+            if skipped != nil, context.instance.isOnlyRoute(of: ObjectIdentifier(Event.self)) {
                 // No other relay's handler is called for the event, and every
                 // call this relay's handler gets is a reply: no crossing to
                 // record for a handler to find.
-                context.broadcaster.post(event, skipping: skipped, isolation: nil)
+                post(state, skipping: skipped)
                 return
             }
             let crossing = RelayCrossing(
                 instance: context.instance.id, relay: context.relay, eventType: ObjectIdentifier(Event.self),
                 trail: trail, skipsOwnHandler: skipped != nil,
                 eventJSON: { [self] in state.json ?? state.event.flatMap { try? encode($0) } })
-            crossing.whileCrossing {
-                switch (state.event, skipped) {
-                case (let event?, let skipped?):
-                    context.broadcaster.post(event, skipping: skipped, isolation: nil)
-                case (let event?, nil):
-                    _ = context.broadcaster.post(event, sticky: sticky, isolation: nil)
-                case (nil, _):
-                    context.broadcaster.clearStickyEvent(for: Event.self)
-                }
+            crossing.whileCrossing { post(state, skipping: skipped) }
+        }
+
+        /// Posts `state`'s event, past `skipped` if given, or clears the
+        /// sticky `Event`.
+        private func post(_ state: State, skipping skipped: SkippableHandler?) {
+            switch (state.event, skipped) {
+            case (let event?, let skipped?):
+                context.broadcaster.post(event, skipping: skipped, isolation: nil)
+            case (let event?, nil):
+                _ = context.broadcaster.post(event, sticky: sticky, isolation: nil)
+            case (nil, _):
+                context.broadcaster.clearStickyEvent(for: Event.self)
             }
         }
 
