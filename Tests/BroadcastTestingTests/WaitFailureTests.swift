@@ -1,4 +1,5 @@
 import BroadcastTesting
+import Foundation
 import Testing
 
 /// A wait that fails: recorded at the wait's line, never before its count
@@ -88,5 +89,77 @@ struct WaitFailureTests {
         }
         #expect(ended != nil, "the wait ended by its deadline")
         #expect(ended.map { $0 >= .milliseconds(100) } == true)
+    }
+
+    /// Well over a short deadline, well under the default of 10 seconds: a
+    /// wait that ignored its own deadline for the default one ends later.
+    static let wellUnderTheDefault = Duration.seconds(2)
+
+    @Test func aShortWaitEndsAtItsOwnDeadlineNotTheDefaults() async {
+        let recorder = BroadcastRecorder<Int>()
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let elapsed = await ending(within: Self.backstop) {
+            await withKnownIssue {
+                try await recorder.waitForValues(count: 1, timeout: .milliseconds(200))
+            }
+            return clock.now - start
+        }
+
+        #expect(elapsed != nil, "the wait ended by its deadline")
+        #expect(elapsed.map { $0 >= .milliseconds(200) } == true, "ended after \(String(describing: elapsed))")
+        #expect(elapsed.map { $0 < Self.wellUnderTheDefault } == true, "ended after \(String(describing: elapsed))")
+    }
+
+    @Test func aWaitWithNoTimeLeftFailsAtOnce() async {
+        let recorder = BroadcastRecorder<Int>()
+        recorder.record(1)
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let elapsed = await ending(within: Self.backstop) {
+            try? await withKnownIssue {
+                try await recorder.waitForValues(count: 2, timeout: .zero)
+            } matching: { issue in
+                issue.comments.contains {
+                    $0.rawValue.hasSuffix("expected 2 values within 0.0 seconds; 1 arrived: [1]")
+                }
+            }
+            return clock.now - start
+        }
+
+        #expect(elapsed != nil, "the wait ended by its deadline")
+        #expect(elapsed.map { $0 < Self.wellUnderTheDefault } == true, "ended after \(String(describing: elapsed))")
+    }
+
+    /// Values recorded one by one on another thread, one short of the count,
+    /// while the wait is waiting: it ends at its deadline, never with them.
+    @Test(arguments: 0..<8)
+    func aWaitForThreeDoesNotReturnAtTwoRecordedOnAnotherThread(round: Int) async {
+        let recorder = BroadcastRecorder<Int>()
+        await withKnownIssue {
+            let waiter = Task { try await recorder.waitForValues(count: 3, timeout: .milliseconds(300)) }
+            await onAnotherThread {
+                recorder.record(1)
+                recorder.record(2)
+            }
+            let result = await ending(within: Self.backstop) { await waiter.result }
+            #expect(result != nil, "the wait ended by its deadline")
+            #expect(result.map { (try? $0.get()) == nil } == true, "a wait for three returned with two values")
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("expected 3 values within 0.3 seconds; 2 arrived: [1, 2]") }
+        }
+        #expect(recorder.values == [1, 2])
+    }
+}
+
+/// Runs `body` on a new thread, outside every task; returns when it has.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            body()
+            done.resume()
+        }
     }
 }

@@ -119,4 +119,22 @@ struct WaitTests {
 
         #expect(recorder.values == [1, 2])
     }
+
+    /// Values recorded one by one on another thread while the wait waits:
+    /// when it returns, all `count` of them are there.
+    @Test(arguments: 0..<20)
+    func returnsOnlyOnceItsCountIsRecordedOnAnotherThread(round: Int) async throws {
+        let recorder = BroadcastRecorder<Int>()
+        let waiter = Task { () async throws -> Int in
+            try await recorder.waitForValues(count: 3, timeout: Self.farDeadline)
+            return recorder.values.count
+        }
+
+        for value in 1...3 {
+            await onAnotherThread { recorder.record(value) }
+        }
+        let countAtReturn = try await waiter.value
+
+        #expect(countAtReturn == 3)
+    }
 }
