@@ -133,22 +133,31 @@ struct WaitFailureTests {
         #expect(elapsed.map { $0 < Self.wellUnderTheDefault } == true, "ended after \(String(describing: elapsed))")
     }
 
-    /// Values recorded one by one on another thread, one short of the count,
-    /// while the wait is waiting: it ends at its deadline, never with them.
+    /// Values recorded one by one on another thread, one short of the count:
+    /// every wait ends at its deadline, never with them.
+    ///
+    /// The test task yields before each value, more in each round, so that
+    /// in most rounds the waits are suspended before the values arrive and
+    /// in some they are not: the value that completes a wait is then
+    /// recorded while it waits, or before it starts.
     @Test(arguments: 0..<8)
     func aWaitForThreeDoesNotReturnAtTwoRecordedOnAnotherThread(round: Int) async {
         let recorder = BroadcastRecorder<Int>()
         await withKnownIssue {
-            let waiter = Task { try await recorder.waitForValues(count: 3, timeout: .milliseconds(300)) }
-            await onAnotherThread {
-                recorder.record(1)
-                recorder.record(2)
+            let waits = (0..<4).map { _ in
+                Task { try await recorder.waitForValues(count: 3, timeout: .milliseconds(500)) }
             }
-            let result = await ending(within: Self.backstop) { await waiter.result }
-            #expect(result != nil, "the wait ended by its deadline")
-            #expect(result.map { (try? $0.get()) == nil } == true, "a wait for three returned with two values")
+            for value in 1...2 {
+                for _ in 0..<(round * 25) { await Task.yield() }
+                await onAnotherThread { recorder.record(value) }
+            }
+            for wait in waits {
+                let result = await ending(within: Self.backstop) { await wait.result }
+                #expect(result != nil, "the wait ended by its deadline")
+                #expect(result.map { (try? $0.get()) == nil } == true, "a wait for three returned with two values")
+            }
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("expected 3 values within 0.3 seconds; 2 arrived: [1, 2]") }
+            issue.comments.contains { $0.rawValue.contains("expected 3 values within 0.5 seconds; 2 arrived: [1, 2]") }
         }
         #expect(recorder.values == [1, 2])
     }

@@ -121,7 +121,9 @@ struct WaitTests {
     }
 
     /// Values recorded one by one on another thread while the wait waits:
-    /// when it returns, all `count` of them are there.
+    /// when it returns, all `count` of them are there (a wait that returned
+    /// one value early would read two, in the rounds where it runs before
+    /// the third is recorded).
     @Test(arguments: 0..<20)
     func returnsOnlyOnceItsCountIsRecordedOnAnotherThread(round: Int) async throws {
         let recorder = BroadcastRecorder<Int>()
@@ -131,6 +133,9 @@ struct WaitTests {
         }
 
         for value in 1...3 {
+            // More in each round: the wait is suspended before the values
+            // arrive in most rounds, and has time to run after each.
+            for _ in 0..<(round * 10) { await Task.yield() }
             await onAnotherThread { recorder.record(value) }
         }
         let countAtReturn = try await waiter.value
