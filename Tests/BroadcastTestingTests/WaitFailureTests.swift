@@ -98,10 +98,12 @@ struct WaitFailureTests {
     /// Which of a wait that fails and a plain sleep of ``reference``,
     /// started together, ends first, and when the wait ended.
     ///
-    /// Compared with a sleep rather than measured alone: when the whole
-    /// suite runs on two cores, a job can wait its turn for 20 seconds and
-    /// more, and both end late; the sleep's timer still fires after the
-    /// wait's, and its job runs after the wait's.
+    /// Compared with a sleep rather than timed alone: when the whole suite
+    /// runs on two cores, a job can wait its turn for 20 seconds and more,
+    /// and a wait that ends at its own deadline still ends long after it.
+    /// The sleep's timer fires after the wait's, and the sleep then yields
+    /// its turn 50 times, more jobs than the failing wait still runs, so
+    /// that the wait, queued first, ends first however late both run.
     static func firstToEnd(
         ofWaitFor count: Int, timeout: Duration, on recorder: BroadcastRecorder<Int>
     ) async -> (first: String, waitEndedAfter: Duration?) {
@@ -118,6 +120,7 @@ struct WaitFailureTests {
             }
             group.addTask {
                 try? await Task.sleep(for: Self.reference)
+                for _ in 0..<50 { await Task.yield() }
                 return "sleep of \(Self.reference)"
             }
             let first = await group.next() ?? "neither"
