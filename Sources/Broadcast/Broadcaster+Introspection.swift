@@ -67,6 +67,8 @@ extension Broadcaster {
     public func listenerCount<Event: Sendable>(
         for eventType: Event.Type, isolation: isolated (any Actor)? = #isolation
     ) -> Int {
+        // The post's key type: its EventListener objects are counted
+        // through the cast a post makes (a query, not a delivery).
         typealias Key = any EventListener<Event>
         var context = DeliveryContext(isolation: isolation)
         var answers = ActorAnswers()
@@ -79,9 +81,10 @@ extension Broadcaster {
                 }
                 continue
             }
-            // A post calls each of its handlers where it runs, or schedules
-            // the call on the handler's actor: every one counts.
-            if (object as? EventHandler)?.postKey == ObjectIdentifier(Key.self) { count += 1 }
+            // The event's index lists only its own handlers (their post key
+            // is the index's), and a post calls each where it runs or
+            // schedules the call on the handler's actor: every one counts.
+            count += 1
         }
         return count
     }
