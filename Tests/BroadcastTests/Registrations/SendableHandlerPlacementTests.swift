@@ -171,21 +171,23 @@ struct SendableHandlerPlacementTests {
         withExtendedLifetime((registrations, owner)) {}
     }
 
-    @Test func aStartedRegistrationStartedOnTheMainActorRunsOnAPostingThread() async {
+    @Test(arguments: Form.allCases)
+    func aRegistrationStartedOnItsOwnOnTheMainActorRunsOnAPostingThread(form: Form) async {
         let broadcaster = Broadcaster()
         let log = Locked<[Call]>([])
+        let owner = Owner()
+        let registrations = ListenerRegistrations(broadcaster: broadcaster)
         let registration = await MainActor.run {
-            let registrations = ListenerRegistrations(broadcaster: broadcaster)
-            let registration = registrations.addHandler(for: Tick.self, lifespan: .visible) { tick in
-                log.withLock { $0.append(Call(number: tick.number, thread: currentThreadID())) }
-            }
+            Self.declare(form, in: registrations, lifespan: .visible, owner: owner, log: log)
+            let registration = registrations.registrations(of: .visible)[0]
             registration.start()  // the registration's own start, on the main actor
-            return (registrations, registration)
+            return registration
         }
 
         let outcome = await onNewThread { Self.post(1, with: broadcaster, log: log) }
 
         Self.expectCalledWherePosted(outcome, number: 1)
-        #expect(registration.1.isListening)
+        #expect(registration.isListening)
+        withExtendedLifetime((registrations, owner)) {}
     }
 }
