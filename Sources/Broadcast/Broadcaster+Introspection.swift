@@ -20,22 +20,89 @@ extension Broadcaster {
 
     /// The number of live listeners a broadcast to `listenerType` would call
     /// or schedule a call for.
+    ///
+    /// Listener objects only: an event's closure handlers and streams are
+    /// counted, with its ``EventListener`` objects, by
+    /// ``listenerCount(for:isolation:)``.
     public func listenerCount<P>(of listenerType: P.Type, isolation: isolated (any Actor)? = #isolation) -> Int {
         var context = DeliveryContext(isolation: isolation)
         var answers = ActorAnswers()
         var count = 0
-        // Routed as a broadcast routes them: an index taken in elsewhere may
-        // list a listener that a cast here proves not to conform.
-        for entry in members(of: P.self, in: &context) {
+        // A closure handler is no listener of a protocol, though an event's
+        // index lists it: one bound to an actor would route as scheduled.
+        for entry in members(of: P.self, in: &context) where !entry.isHandler {
             guard let object = entry.liveObject else { continue }
-            switch Routing.route(
-                object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
-            {
-            case .called, .schedule: count += 1
-            case .skip, .skipAndRecord, .settleOnMainActor: break
-            }
+            if Self.isCalledOrScheduled(object, of: entry, as: P.self, in: &context, answers: &answers) { count += 1 }
         }
         return count
+    }
+
+    /// The number of live listeners of `Event` values that a post made here
+    /// would call or schedule a call for: closure handlers, ``events(of:bufferingPolicy:receivingSticky:)``
+    /// streams and ``EventListener`` objects.
+    ///
+    /// ```swift
+    /// let token = broadcaster.addHandler(for: UserSignedIn.self) { _ in }
+    /// broadcaster.listenerCount(for: UserSignedIn.self)  // 1
+    /// token.cancel()
+    /// broadcaster.listenerCount(for: UserSignedIn.self)  // 0
+    /// ```
+    ///
+    /// A handler counts until its token is cancelled or released, or its
+    /// registration stops; one registered with an `owner` counts until then
+    /// too, even once the owner is gone (it is still called, and skips the
+    /// call). A stream counts until it ends: its consuming task is cancelled,
+    /// or the stream or the broadcaster is released. An ``EventListener``
+    /// object counts while it lives and is registered, where a post would
+    /// call it or schedule its call, as ``listenerCount(of:isolation:)``
+    /// decides. Awaited handlers
+    /// (``addAwaitedHandler(for:handler:)``) are not counted: a post does not
+    /// reach them.
+    ///
+    /// - Parameters:
+    ///   - eventType: The event values the listeners receive.
+    ///   - isolation: Where the post would run; leave the default.
+    /// - Returns: How many calls a post of an `Event` made here now would
+    ///   make or schedule.
+    public func listenerCount<Event: Sendable>(
+        for eventType: Event.Type, isolation: isolated (any Actor)? = #isolation
+    ) -> Int {
+        // The post's key type: its EventListener objects are counted
+        // through the cast a post makes (a query, not a delivery).
+        typealias Key = any EventListener<Event>
+        var context = DeliveryContext(isolation: isolation)
+        var answers = ActorAnswers()
+        var count = 0
+        for entry in members(of: Key.self, in: &context) {
+            guard let object = entry.liveObject else { continue }
+            guard entry.isHandler else {
+                if Self.isCalledOrScheduled(object, of: entry, as: Key.self, in: &context, answers: &answers) {
+                    count += 1
+                }
+                continue
+            }
+            // The event's index lists only its own handlers (their post key
+            // is the index's), and a post calls each where it runs or
+            // schedules the call on the handler's actor: every one counts.
+            count += 1
+        }
+        return count
+    }
+
+    /// Whether a broadcast to `P` made here would call `object` or schedule
+    /// its call; routed as a broadcast routes it (an index taken in
+    /// elsewhere may list a listener that a cast here proves not to conform),
+    /// with no call made.
+    private static func isCalledOrScheduled<P>(
+        _ object: AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
+        answers: inout ActorAnswers
+    ) -> Bool {
+        switch Routing.route(
+            object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
+        {
+        case .called, .schedule: true
+        case .skip, .skipAndRecord, .settleOnMainActor: false
+        }
     }
 
     /// The number of live registrations, whatever their listeners conform to.

@@ -119,4 +119,27 @@ struct WaitTests {
 
         #expect(recorder.values == [1, 2])
     }
+
+    /// Values recorded one by one on another thread while the wait waits:
+    /// when it returns, all `count` of them are there (a wait that returned
+    /// one value early would read two, in the rounds where it runs before
+    /// the third is recorded).
+    @Test(arguments: 0..<20)
+    func returnsOnlyOnceItsCountIsRecordedOnAnotherThread(round: Int) async throws {
+        let recorder = BroadcastRecorder<Int>()
+        let waiter = Task { () async throws -> Int in
+            try await recorder.waitForValues(count: 3, timeout: Self.farDeadline)
+            return recorder.values.count
+        }
+
+        for value in 1...3 {
+            // More in each round: the wait is suspended before the values
+            // arrive in most rounds, and has time to run after each.
+            for _ in 0..<(round * 10) { await Task.yield() }
+            await onAnotherThread { recorder.record(value) }
+        }
+        let countAtReturn = try await waiter.value
+
+        #expect(countAtReturn == 3)
+    }
 }
