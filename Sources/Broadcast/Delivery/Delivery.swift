@@ -62,9 +62,7 @@ extension Broadcaster {
         calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P>
     ) -> Int {
         var context = DeliveryContext(isolation: isolation)
-        let (read, generation) = storage.withLock { storage, releases in
-            (storage.members(of: P.self as Any.Type), storage.setSticky(sticky, releasing: &releases))
-        }
+        let (read, generation) = storage.keepSticky(sticky, readingMembersOf: P.self as Any.Type)
         let members = members(from: read, as: P.self, in: &context)
         var run = DeliveryRun()
         Delivery.deliver(
@@ -114,9 +112,7 @@ extension Broadcaster {
             else { continue }
             admitted.append(entry)
         }
-        storage.withLock { storage, releases in
-            storage.commit(intake, admitting: admitted, learned: learned, releasing: &releases)
-        }
+        storage.commit(intake, admitting: admitted, learned: learned)
         checkIsolatedConformances(of: intake.entries, as: P.self, in: &context)
         return intake.members + admitted
     }
@@ -208,11 +204,7 @@ extension Broadcaster {
     }
 
     func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {
-        storage.withLock { storage, _ in
-            for nonconformance in learned {
-                storage.recordNonconformance(of: nonconformance.type, to: P.self, on: nonconformance.actor)
-            }
-        }
+        storage.record(learned, as: P.self)
     }
 }
 

@@ -66,3 +66,11 @@ struct StoppedRegistrations {
         records.filter { $0.protocolID == protocolID }.map(\.listener)
     }
 }
+
+/// What ``StorageLock/explanationFacts(for:as:)`` read under the lock.
+struct ExplanationFacts: Sendable {
+    let entries: [ListenerEntry]
+    let memberships: [Bool?]
+    let known: KnownNonconformances
+    let stopped: [WeakListener]
+}

@@ -1,66 +1,5 @@
 import Synchronization
 
-/// The broadcaster's one lock over its ``BroadcasterStorage``, the only way
-/// to it: locked code decides and returns what must happen, and the caller
-/// does it after unlocking.
-final class StorageLock: Sendable {
-    private let mutex = Mutex(BroadcasterStorage())
-
-    func withLock<Result: Sendable>(_ body: (inout BroadcasterStorage, inout Releases) -> Result) -> Result {
-        let (result, releases) = mutex.withLock { storage in
-            var releases = Releases()
-            let result = body(&storage, &releases)
-            return (result, releases)
-        }
-        _ = consume releases
-        return result
-    }
-
-    /// A broadcast's one trip through the lock, which lets go of nothing.
-    @inline(__always)
-    func members(of protocolType: Any.Type, singling: Bool = false) -> Members {
-        mutex.withLock { $0.members(of: protocolType, singling: singling) }
-    }
-}
-
-/// The sticky state's critical sections: each reads or changes it in one trip
-/// through the lock, and returns what the caller tells or lets go of after.
-extension StorageLock {
-    /// Keeps `sticky` as the latest for its protocol; returns its generation.
-    @discardableResult
-    func keepSticky(_ sticky: StickyBroadcast) -> StickyGeneration {
-        withLock { storage, releases in storage.setSticky(sticky, releasing: &releases) }
-    }
-
-    func latestSticky(for protocolID: ObjectIdentifier) -> StickyBroadcast? {
-        withLock { storage, _ in storage.sticky.latest(for: protocolID) }
-    }
-
-    /// The latest sticky broadcast to `protocolID` and the generation of its
-    /// latest change (0 if it never changed), read together: a change made
-    /// between two reads would pair a state with a newer change's generation.
-    func stickySnapshot(for protocolID: ObjectIdentifier) -> (latest: StickyBroadcast?, change: UInt64) {
-        withLock { storage, _ in storage.sticky.snapshot(for: protocolID) }
-    }
-
-    func clearSticky(for protocolID: ObjectIdentifier, ifStill expected: UInt64?) -> StickyBroadcast? {
-        withLock { storage, releases in storage.clearSticky(for: protocolID, ifStill: expected, releasing: &releases) }
-    }
-
-    func clearAllSticky() -> [StickyBroadcast] {
-        withLock { storage, releases in storage.clearAllSticky(releasing: &releases) }
-    }
-
-    /// Takes the state of `generation` for the sticky call made through
-    /// `entry`; nil if the state is no longer kept or the entry was
-    /// unregistered (a cancelled token, a stopped registration).
-    func takeSticky(_ generation: StickyGeneration, callingThrough entry: ListenerEntry) -> StickyBroadcast? {
-        withLock { storage, releases in
-            storage.takeSticky(generation, callingThrough: entry, releasing: &releases)
-        }
-    }
-}
-
 /// What a critical section let go of, or loaded from a weak reference,
 /// released after the lock: it may hold the last reference to an object
 /// whose `deinit` calls back.
@@ -86,6 +25,10 @@ struct BroadcasterStorage {
     private var streamFinishers: [ObjectIdentifier: @Sendable () -> Void] = [:]
     /// For diagnostics only.
     private(set) var stoppedRegistrations = StoppedRegistrations()
+    #if DEBUG
+        /// Debug builds: what ``StorageLock/callAfterEachTrip(_:)`` installed.
+        var seam: (@Sendable (StaticString) -> Void)?
+    #endif
 
     // MARK: - Registering
 
