@@ -28,12 +28,9 @@ extension Broadcaster {
         // list a listener that a cast here proves not to conform.
         for entry in members(of: P.self, in: &context) {
             guard let object = entry.liveObject else { continue }
-            switch Routing.route(
+            let route = Routing.route(
                 object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
-            {
-            case .called, .schedule: count += 1
-            case .skip, .skipAndRecord, .settleOnMainActor: break
-            }
+            if route.isCounted { count += 1 }
         }
         return count
     }
