@@ -138,7 +138,7 @@ extension Broadcaster {
     /// - Parameter eventType: The event values to read.
     /// - Returns: The latest `Event` posted sticky or set; nil if none is kept.
     public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
-        let protocolID = ObjectIdentifier(postKeyOf: Event.self)
+        let protocolID = ObjectIdentifier(EventKey<Event>.self)
         let sticky = storage.latestSticky(for: protocolID)
         return sticky?.value(as: Event.self)
     }

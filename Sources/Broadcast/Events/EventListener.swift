@@ -20,16 +20,8 @@ public protocol EventListener<Event>: AnyObject {
 /// The key of `Event`'s posts.
 ///
 /// The type its ``EventListener`` objects conform to, passed as a post's
-/// `P`; as an identifier
-/// (``Foundation/ObjectIdentifier/init(postKeyOf:)``), the key of its index,
-/// of its closure handlers (``EventHandler/postKey``) and of its sticky state.
-/// No delivery casts to it.
+/// `P`; as an identifier (`ObjectIdentifier(EventKey<Event>.self)`), the
+/// key of its index, of its closure handlers (``EventHandler/postKey``) and
+/// of its sticky state. No delivery casts to it.
 @usableFromInline
 typealias EventKey<Event: Sendable> = any EventListener<Event>
-
-extension ObjectIdentifier {
-    /// The identifier of ``EventKey``: the key of `Event`'s posts.
-    init<Event: Sendable>(postKeyOf _: Event.Type) {
-        self.init(EventKey<Event>.self)
-    }
-}

@@ -23,7 +23,7 @@ final class ClosureListener<Event: Sendable>: EventHandler {
     ) {
         self.handler = handler
         self.consumer = broadcaster.map { StickyConsumer(broadcaster: $0, owner: owner) }
-        super.init(postKey: ObjectIdentifier(postKeyOf: Event.self))
+        super.init(postKey: ObjectIdentifier(EventKey<Event>.self))
     }
 
     /// Calls the handler with `event` if it is an `Event`: the untyped call

@@ -21,7 +21,7 @@ extension Broadcaster {
     /// - Parameter eventType: The event values to read.
     /// - Returns: The state, or nil if no `Event` is kept.
     public func stickyEventState<Event: Sendable>(for eventType: Event.Type) -> StickyEventState<Event>? {
-        let protocolID = ObjectIdentifier(postKeyOf: Event.self)
+        let protocolID = ObjectIdentifier(EventKey<Event>.self)
         guard let sticky = storage.latestSticky(for: protocolID), let value = sticky.value(as: Event.self) else {
             return nil
         }
@@ -68,7 +68,7 @@ extension Broadcaster {
     /// Clears the sticky `Event` (if it is still generation `expected`, when
     /// given) and tells its observers; returns what was cleared.
     func clearSticky<Event: Sendable>(of _: Event.Type, ifStill expected: UInt64?) -> StickyBroadcast? {
-        clearSticky(for: ObjectIdentifier(postKeyOf: Event.self), ifStill: expected)
+        clearSticky(for: ObjectIdentifier(EventKey<Event>.self), ifStill: expected)
     }
 
     /// Takes the state `call` delivers, for a consuming handler whose call
