@@ -35,12 +35,12 @@ extension Broadcaster {
     ) -> Int {
         guard sticky else {
             return send(
-                to: P.self, onMainActor: false, from: isolation, calling: deliver, adapting: { _, _ in nil },
+                to: P.self, onMainActor: false, from: isolation, calling: deliver,
                 makingEscaping: { EscapingCalls(deliver) })
         }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: false, deliver), to: P.self, onMainActor: false, from: isolation,
-            calling: deliver, escaping: EscapingCalls(deliver), adapting: { _, _ in nil })
+            calling: deliver, escaping: EscapingCalls(deliver))
     }
 
     /// Calls `deliver` with every live listener that conforms to
@@ -80,12 +80,12 @@ extension Broadcaster {
         guard sticky else {
             return send(
                 to: P.self, onMainActor: false, from: isolation, calling: { deliver($0, payload) },
-                adapting: { _, _ in nil }, makingEscaping: { EscapingCalls { deliver($0, payload) } })
+                makingEscaping: { EscapingCalls { deliver($0, payload) } })
         }
         let call: @Sendable (P) -> Void = { deliver($0, payload) }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: false, call), to: P.self, onMainActor: false, from: isolation,
-            calling: call, escaping: EscapingCalls(call), adapting: { _, _ in nil })
+            calling: call, escaping: EscapingCalls(call))
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -112,12 +112,12 @@ extension Broadcaster {
         let call = MainActorCall.wrap(deliver)
         guard sticky else {
             return send(
-                to: P.self, onMainActor: true, from: isolation, calling: call, adapting: { _, _ in nil },
+                to: P.self, onMainActor: true, from: isolation, calling: call,
                 makingEscaping: { EscapingCalls(call) })
         }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
-            calling: call, escaping: EscapingCalls(call), adapting: { _, _ in nil })
+            calling: call, escaping: EscapingCalls(call))
     }
 
     /// Calls `deliver` on the main actor with every live listener that
@@ -145,12 +145,11 @@ extension Broadcaster {
             return send(
                 to: P.self, onMainActor: true, from: isolation,
                 calling: { listener in MainActorCall.call({ deliver($0, payload) }, with: listener) },
-                adapting: { _, _ in nil },
                 makingEscaping: { EscapingCalls(MainActorCall.wrap { deliver($0, payload) }) })
         }
         let call = MainActorCall.wrap { deliver($0, payload) }
         return sendSticky(
             StickyBroadcast(for: P.self, onMainActor: true, call), to: P.self, onMainActor: true, from: isolation,
-            calling: call, escaping: EscapingCalls(call), adapting: { _, _ in nil })
+            calling: call, escaping: EscapingCalls(call))
     }
 }

@@ -32,7 +32,9 @@ extension Broadcaster {
         // index lists it: one bound to an actor would route as scheduled.
         for entry in members(of: P.self, in: &context) where !entry.isHandler {
             guard let object = entry.liveObject else { continue }
-            if Self.isCalledOrScheduled(object, of: entry, as: P.self, in: &context, answers: &answers) { count += 1 }
+            let route = Routing.route(
+                object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
+            if route.isCounted { count += 1 }
         }
         return count
     }
@@ -67,42 +69,24 @@ extension Broadcaster {
     public func listenerCount<Event: Sendable>(
         for eventType: Event.Type, isolation: isolated (any Actor)? = #isolation
     ) -> Int {
-        // The post's key type: its EventListener objects are counted
-        // through the cast a post makes (a query, not a delivery).
-        typealias Key = any EventListener<Event>
         var context = DeliveryContext(isolation: isolation)
         var answers = ActorAnswers()
         var count = 0
-        for entry in members(of: Key.self, in: &context) {
+        for entry in members(of: EventKey<Event>.self, in: &context) {
             guard let object = entry.liveObject else { continue }
-            guard entry.isHandler else {
-                if Self.isCalledOrScheduled(object, of: entry, as: Key.self, in: &context, answers: &answers) {
-                    count += 1
-                }
-                continue
-            }
             // The event's index lists only its own handlers (their post key
             // is the index's), and a post calls each where it runs or
             // schedules the call on the handler's actor: every one counts.
-            count += 1
+            if entry.isHandler {
+                count += 1
+                continue
+            }
+            let route = Routing.route(
+                object, of: entry, as: EventKey<Event>.self, onMainActor: false, in: &context, answers: &answers,
+                calling: { _ in })
+            if route.isCounted { count += 1 }
         }
         return count
-    }
-
-    /// Whether a broadcast to `P` made here would call `object` or schedule
-    /// its call; routed as a broadcast routes it (an index taken in
-    /// elsewhere may list a listener that a cast here proves not to conform),
-    /// with no call made.
-    private static func isCalledOrScheduled<P>(
-        _ object: AnyObject, of entry: ListenerEntry, as _: P.Type, in context: inout DeliveryContext,
-        answers: inout ActorAnswers
-    ) -> Bool {
-        switch Routing.route(
-            object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
-        {
-        case .called, .schedule: true
-        case .skip, .skipAndRecord, .settleOnMainActor: false
-        }
     }
 
     /// The number of live registrations, whatever their listeners conform to.

@@ -89,9 +89,10 @@ enum AwaitedDelivery {
         for entry in members {
             guard !Task.isCancelled else { break }
             guard let object = entry.liveObject else { continue }
-            // An awaited post's handler, found by its class: the run is where
-            // it is called (its actor, or the post's for a `@Sendable` one).
-            if let handle, type(of: object) is AwaitedEventHandler.Type {
+            // An awaited post's handler, told by its entry as a post tells
+            // its handlers: the run is where it is called (its actor, or the
+            // post's for a `@Sendable` one).
+            if let handle, entry.isHandler {
                 guard let handler = awaitedHandler(of: entry) else { continue }
                 made += 1
                 await handle(handler)
@@ -101,25 +102,31 @@ enum AwaitedDelivery {
             let route = Routing.route(
                 consume object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers
             ) { listener = $0 }
+            // Each route means what it means for a synchronous delivery
+            // (``Route``); a call that runs elsewhere is awaited there, not
+            // scheduled.
             switch route {
             case .called:
                 guard let listener = listener.take() else { break }
                 made += 1
                 try await deliver(listener)
-            case .skipAndRecord(let nonconformance):
-                learned.append(nonconformance)
-            case .settleOnMainActor,
-                .schedule where entry.isolationBox == nil:
-                // A listener with no actor, cast where a conformance isolated
-                // to the main actor cannot be checked (or known to have one):
-                // the call runs there if it conforms there.
+            case .schedule(let actor):
+                // A listener with no actor whose conformance the main actor
+                // found isolated to it: the call runs there if it conforms there.
+                made += try await callRun(
+                    [entry][...], as: P.self, on: actor, broadcaster: broadcaster, handling: handle, deliver)
+            case .settleOnMainActor:
+                // Made on the main actor if it conforms there, which settles
+                // the listener: a `P` there and not here, its conformance is
+                // isolated to the main actor. The caller awaits the call, so
+                // it takes no room in ``UnsettledCallLimit``.
                 let calledThere = try await callRun(
                     [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, handling: handle, deliver)
-                // Not a `P` here, a `P` there: its conformance is isolated to the main actor.
                 if calledThere > 0 { entry.noteConformanceIsolatedToMainActor(as: P.self) }
                 made += calledThere
-            case .schedule, .skip:
-                // The run is on the listener's actor: nothing to send on.
+            case .skipAndRecord(let nonconformance):
+                learned.append(nonconformance)
+            case .skip:
                 break
             }
         }

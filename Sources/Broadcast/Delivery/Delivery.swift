@@ -1,87 +1,29 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The steps every synchronous delivery shares, with no lock held: each
+/// entry is checked just before its call, so a removal or release during a
+/// delivery takes effect for the rest of it.
+///
+/// A protocol broadcast's calls are in `BroadcastDelivery.swift`, a post's in
+/// `PostDelivery.swift`; both read their members here, note each ``Route``
+/// in a ``DeliveryRun``, and leave what it did not do to
+/// ``Broadcaster/finish(_:as:onMainActor:sticky:_:)``.
+enum Delivery {}
+
 extension Broadcaster {
-    /// The one path behind every synchronous broadcast and post: one trip
-    /// through the lock, then the calls with no lock held (a payload passed
-    /// `with:` is copied into a closure only for a call scheduled on an actor).
-    ///
-    /// A post uses ``sendPost(to:from:calling:handling:adapting:makingEscaping:)``.
-    func send<P>(
-        to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
-        adapting adapt: Adapting<P>, makingEscaping makeEscaping: () -> EscapingCalls<P>
-    ) -> Int {
-        sendNow(
-            to: P.self, onMainActor: onMainActor, from: isolation, calling: call, handling: { _, _ in },
-            reachesHandlers: false, adapting: adapt, makingEscaping: makeEscaping)
-    }
-
-    /// ``send(to:onMainActor:from:calling:adapting:makingEscaping:)`` for a
-    /// post: `handle` is its typed call to its closure handlers, and it
-    /// makes its escaping form too.
-    ///
-    /// A function of its own, so that its body holds no cast to `P`: a post
-    /// met by a handler never looks up `Optional<P>`'s metadata, which the
-    /// cast needs (about 320 instructions, a sixth of a post to one handler).
-    /// An object conforming to ``EventListener`` is routed out of line.
-    func sendPost<P>(
-        to _: P.Type, from isolation: (any Actor)?, calling call: (P) -> Void, handling handle: HandlerCall,
-        adapting adapt: Adapting<P>, makingEscaping makeEscaping: () -> EscapingCalls<P>
-    ) -> Int {
-        sendNow(
-            to: P.self, onMainActor: false, from: isolation, calling: call, handling: handle, reachesHandlers: true,
-            adapting: adapt, makingEscaping: makeEscaping)
-    }
-
-    @inline(__always)
-    private func sendNow<P>(
-        to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>,
-        makingEscaping makeEscaping: () -> EscapingCalls<P>
-    ) -> Int {
-        var context = DeliveryContext(isolation: isolation)
-        var run = DeliveryRun()
-        switch storage.members(of: P.self as Any.Type, singling: true) {
-        case .one(let entry):
-            Delivery.deliver(
-                to: entry, as: P.self, onMainActor: onMainActor, in: &context, into: &run, call, handling: handle,
-                reachesHandlers: reachesHandlers, adapting: adapt)
-        case let read:
-            let members = members(from: read, as: P.self, in: &context)
-            Delivery.deliver(
-                to: members, as: P.self, onMainActor: onMainActor, sticky: nil, in: &context, into: &run, call,
-                handling: handle, reachesHandlers: reachesHandlers, adapting: adapt)
-        }
-        if let leftovers = run.leftovers {
-            finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
-        }
-        return run.count
-    }
-
-    /// A sticky broadcast is recorded in the critical section that reads the
-    /// members: every listener is among them or registers later and is replayed it.
-    func sendSticky<P>(
-        _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
-        calling call: (P) -> Void, escaping deliver: EscapingCalls<P>, adapting adapt: Adapting<P>
-    ) -> Int {
-        var context = DeliveryContext(isolation: isolation)
-        let (read, generation) = storage.keepSticky(sticky, readingMembersOf: P.self as Any.Type)
-        let members = members(from: read, as: P.self, in: &context)
-        var run = DeliveryRun()
-        Delivery.deliver(
-            to: members, as: P.self, onMainActor: onMainActor, sticky: generation, in: &context, into: &run, call,
-            handling: { handler, _ in deliver.handle?(handler) }, reachesHandlers: deliver.handle != nil,
-            adapting: adapt)
-        if let leftovers = run.leftovers {
-            finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
-        }
-        return run.count
-    }
-
     @inline(__always)
     func members<P>(of _: P.Type, in context: inout DeliveryContext) -> [ListenerEntry] {
         members(from: storage.members(of: P.self as Any.Type), as: P.self, in: &context)
     }
 
     @inline(__always)
-    private func members<P>(from read: consuming Members, as _: P.Type, in context: inout DeliveryContext)
+    func members<P>(from read: consuming Members, as _: P.Type, in context: inout DeliveryContext)
         -> [ListenerEntry]
     {
         switch consume read {
@@ -126,9 +68,55 @@ extension Broadcaster {
         #endif
     }
 
-    /// Schedules what the delivery left: the calls to listeners the main
-    /// actor settles only if ``UnsettledCallLimit`` has room for them.
-    private func finish<P>(
+    func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {
+        storage.record(learned, as: P.self)
+    }
+
+    /// A sticky broadcast is recorded in the critical section that reads the
+    /// members: every listener is among them or registers later and is replayed it.
+    func recordSticky<P>(_ sticky: StickyBroadcast, as _: P.Type, in context: inout DeliveryContext)
+        -> (members: [ListenerEntry], generation: StickyGeneration)
+    {
+        let (read, generation) = storage.keepSticky(sticky, readingMembersOf: P.self as Any.Type)
+        return (members(from: read, as: P.self, in: &context), generation)
+    }
+
+    /// Replays the sticky state of `generation` to `entry`, which registered.
+    ///
+    /// Routed as a live call of the same broadcast or post is, and what it
+    /// leaves carried out as a live delivery's leftovers are (``finish``: a
+    /// call the main actor settles takes room in ``UnsettledCallLimit``, and
+    /// the main actor settles the listener). A call made here is appended to
+    /// `callsHere`, made once every replay is planned, and claims the
+    /// generation then.
+    func replay<P>(
+        _ generation: StickyGeneration, to entry: ListenerEntry, onMainActor: Bool, _ calls: EscapingCalls<P>,
+        in context: inout DeliveryContext, callsHere: inout [() -> Void]
+    ) {
+        var run = DeliveryRun()
+        func callHere(_ call: @escaping () -> Void) {
+            callsHere.append { StickyCall.claiming(generation, for: entry, call) }
+        }
+        if let handle = calls.handle {
+            Delivery.deliverPost(
+                to: entry, in: &context, into: &run, { listener in callHere { calls.call(listener) } },
+                handling: { handler, _ in callHere { handle(handler) } }, adapting: { _, _ in nil })
+        } else {
+            Delivery.deliver(
+                to: entry, onMainActor: onMainActor, in: &context, into: &run,
+                { listener in callHere { calls.call(listener) } })
+        }
+        if let leftovers = run.leftovers {
+            finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, calls)
+        }
+    }
+
+    /// Carries out what a synchronous delivery left (``DeliveryRun/Leftovers``),
+    /// whichever path made it (a broadcast, a post, a replay): records the
+    /// nonconformances learned, and schedules each actor's calls as one job;
+    /// the calls the main actor settles (``Route/settleOnMainActor``) ride
+    /// in its job only if ``UnsettledCallLimit`` has room for them.
+    func finish<P>(
         _ leftovers: DeliveryRun.Leftovers, as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
         _ deliver: EscapingCalls<P>
     ) {
@@ -153,20 +141,16 @@ extension Broadcaster {
     /// cast is definitive.
     ///
     /// `settling` are listeners with no actor among `entries` whose cast
-    /// failed where the broadcast ran (``Route/settleOnMainActor``): the
+    /// failed where the delivery ran (``Route/settleOnMainActor``): the
     /// main actor's cast has made or skipped their calls, and now settles them.
-    func schedule<P>(
-        _ entries: [ListenerEntry], on actor: any Actor, as _: P.Type, onMainActor: Bool = false,
-        sticky: StickyGeneration?, settling: [ListenerEntry] = [], _ deliver: EscapingCalls<P>
+    private func schedule<P>(
+        _ entries: [ListenerEntry], on actor: any Actor, as _: P.Type, onMainActor: Bool,
+        sticky: StickyGeneration?, settling: [ListenerEntry], _ deliver: EscapingCalls<P>
     ) {
         mailboxes.mailbox(for: actor).enqueue { actor in
             var context = DeliveryContext(isolation: actor)
             var run = DeliveryRun()
-            Delivery.deliver(
-                to: entries, as: P.self, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run,
-                deliver.call, handling: { handler, _ in deliver.handle?(handler) },
-                reachesHandlers: deliver.handle != nil,
-                adapting: { _, _ in nil })
+            deliver.deliver(to: entries, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run)
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
             if !settling.isEmpty { self.settle(settling, as: P.self, in: &context) }
         }
@@ -174,9 +158,9 @@ extension Broadcaster {
 
     /// On the main actor, after the calls of `entries`, listeners with no
     /// actor whose cast failed elsewhere: one that is a `P` here is one only
-    /// here (its conformance is isolated to the main actor), so later
-    /// broadcasts made elsewhere schedule its calls without a cast; one that
-    /// is not was recorded by its call's route, and indexes drop it.
+    /// here (``ListenerEntry/noteConformanceIsolatedToMainActor(as:)``), so
+    /// later broadcasts made elsewhere schedule its calls without a cast; one
+    /// that is not was recorded by its call's route, and indexes drop it.
     private func settle<P>(_ entries: [ListenerEntry], as _: P.Type, in context: inout DeliveryContext) {
         for entry in entries {
             guard let object = entry.liveObject, Conformance.conforms(object, to: P.self) else { continue }
@@ -202,94 +186,158 @@ extension Broadcaster {
                     line: site.map { Int($0.line) } ?? 0))
         #endif
     }
+}
 
-    func record<P>(_ learned: [LearnedNonconformance], as _: P.Type) {
-        storage.record(learned, as: P.self)
+/// Where a broadcast, registration or query runs: the caller's `#isolation`,
+/// and (asked at most once each) main queue, main thread, task.
+///
+/// The cast for `extension Screen: @MainActor P` succeeds only where the
+/// runtime can prove the main actor: on the main thread outside a task, or in
+/// a task on the main actor, not in a main-queue block run by another thread
+/// after `dispatchMain()` (`scripts/host-matrix`); for another global actor,
+/// only in a task on it. ``castsAreDefinitive(on:)`` is that rule.
+struct DeliveryContext {
+    let isolation: (any Actor)?
+    private var cachedIsOnMainQueue: Bool?
+    private var cachedIsInTask: Bool?
+    private var cachedIsOnMainThread: Bool?
+    private var cachedCastsAreDefinitiveOnMainActor: Bool?
+
+    init(isolation: (any Actor)?) {
+        self.isolation = isolation
+        if let isolation, isolation === MainActor.shared { cachedIsOnMainQueue = true }
+    }
+
+    /// Whether a listener registered on `actor` can be called right here.
+    mutating func isRunning(on actor: any Actor) -> Bool {
+        if let isolation, isolation === actor { return true }
+        return actor === MainActor.shared && isOnMainQueue
+    }
+
+    /// Whether a failed cast here proves a listener of `actor` does not conform.
+    mutating func castsAreDefinitive(on actor: any Actor) -> Bool {
+        guard isRunning(on: actor) else { return false }
+        // The main thread is asked first: it costs a tenth of asking for
+        // the current task, and answers every main-actor post made there.
+        if actor === MainActor.shared && isOnMainThread { return true }
+        return isInTask
+    }
+
+    /// ``castsAreDefinitive(on:)`` for the main actor, asked once: a post
+    /// asks it for every listener called through a typed call proven there.
+    var castsAreDefinitiveOnMainActor: Bool {
+        mutating get {
+            if let cachedCastsAreDefinitiveOnMainActor { return cachedCastsAreDefinitiveOnMainActor }
+            let answer = castsAreDefinitive(on: MainActor.shared)
+            cachedCastsAreDefinitiveOnMainActor = answer
+            return answer
+        }
+    }
+
+    /// Whether a cast that succeeds here proves the conformance holds
+    /// wherever the listener is called.
+    ///
+    /// With no actor, off the main queue and outside every task, no isolated
+    /// conformance can be used. In a task,
+    /// code with no actor of its own may still run on an actor's executor (a
+    /// synchronous nonisolated function called from the actor's code), where
+    /// the runtime's cast uses a conformance isolated to that actor.
+    var castProvesConformanceAnywhere: Bool {
+        mutating get { isolation == nil && !isOnMainQueue && !isInTask }
+    }
+
+    var isInTask: Bool {
+        // The task handle is only compared with nil, as `withUnsafeCurrentTask` requires.
+        mutating get { Self.answer(&cachedIsInTask) { withUnsafeCurrentTask { $0 != nil } } }
+    }
+
+    var isOnMainThread: Bool {
+        mutating get { Self.answer(&cachedIsOnMainThread) { MainThread.isCurrent } }
+    }
+
+    var isOnMainQueue: Bool {
+        mutating get { Self.answer(&cachedIsOnMainQueue) { MainQueue.isCurrent } }
+    }
+
+    @inline(__always)
+    private static func answer(_ cache: inout Bool?, _ question: () -> Bool) -> Bool {
+        if let cache { return cache }
+        let answer = question()
+        cache = answer
+        return answer
     }
 }
 
-/// The calls of a synchronous delivery, in registration order, with no lock
-/// held: each entry is checked just before its call, so a removal or release
-/// during a broadcast takes effect for the rest of it.
-enum Delivery {
-    @inline(__always)
-    static func deliver<P>(
-        to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, sticky: StickyGeneration?,
-        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>
-    ) {
-        if let sticky {
-            return deliver(
-                to: members, as: P.self, onMainActor: onMainActor, claiming: sticky, in: &context, into: &run, call,
-                handling: handle, reachesHandlers: reachesHandlers, adapting: adapt)
-        }
-        var answers = ActorAnswers()
-        for entry in members {
-            guard let object = entry.liveObject else { continue }
-            let route = HandlerRouting.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-                in: &context, answers: &answers, calling: call, handling: handle, adapting: adapt)
-            run.note(route, for: entry)
-        }
-    }
+/// Whether the delivery runs on a listener's actor, asked once per run of
+/// listeners that share an ``IsolationBox`` (the members keep every box
+/// alive, so an identity is not reused).
+struct ActorAnswers {
+    private var lastBox: ObjectIdentifier?
+    private var lastAnswer = false
 
-    /// A delivery to a single member.
-    @inline(__always)
-    static func deliver<P>(
-        to entry: ListenerEntry, as _: P.Type, onMainActor: Bool, in context: inout DeliveryContext,
-        into run: inout DeliveryRun, _ call: (P) -> Void, handling handle: HandlerCall, reachesHandlers: Bool,
-        adapting adapt: Adapting<P>
-    ) {
-        guard let object = entry.liveObject else { return }
-        var answers = ActorAnswers()
-        let route = HandlerRouting.route(
-            consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-            in: &context, answers: &answers, calling: call, handling: handle, adapting: adapt)
-        run.note(route, for: entry)
-    }
-
-    /// Each call of a sticky broadcast claims its generation first.
-    private static func deliver<P>(
-        to members: [ListenerEntry], as _: P.Type, onMainActor: Bool, claiming sticky: StickyGeneration,
-        in context: inout DeliveryContext, into run: inout DeliveryRun, _ call: (P) -> Void,
-        handling handle: HandlerCall, reachesHandlers: Bool, adapting adapt: Adapting<P>
-    ) {
-        var answers = ActorAnswers()
-        for entry in members {
-            guard let object = entry.liveObject else { continue }
-            var claimed = false
-            // The call, to a listener or a handler, claims the generation first.
-            func claiming(_ call: () -> Void) {
-                guard entry.claims(sticky) else { return }
-                claimed = true
-                StickyCall.making(sticky, to: entry, call)
-            }
-            let route = HandlerRouting.route(
-                consume object, of: entry, as: P.self, onMainActor: onMainActor, reachesHandlers: reachesHandlers,
-                in: &context, answers: &answers, calling: { listener in claiming { call(listener) } },
-                handling: { handler, _ in claiming { handle(handler, nil) } }, adapting: adapt)
-            if case .called = route, !claimed { continue }
-            run.note(route, for: entry)
-        }
+    mutating func isRunning(
+        onActorWith id: ObjectIdentifier, in context: inout DeliveryContext, _ actor: () -> any Actor
+    ) -> Bool {
+        if id == lastBox { return lastAnswer }
+        // The main actor's box needs no look at its actor.
+        lastAnswer = id == IsolationBox.mainActorID ? context.isOnMainQueue : context.isRunning(on: actor())
+        lastBox = id
+        return lastAnswer
     }
 }
 
-/// A post's call to one of its closure handlers (``HandlerRouting``): typed,
-/// made by the post that knows the event; given, for an
-/// ``EventListenerAdapter``, the listener the delivery loaded.
-@usableFromInline
-typealias HandlerCall = (consuming EventHandler, consuming AnyObject?) -> Void
+// Whether code runs on the main queue, where the main actor runs, read from a
+// tag: on Linux main-actor code can run off the main thread after
+// `dispatchMain()`, and the standard library has no query that does not trap.
+enum MainQueue {
+    private static let key: Key = {
+        let key = Key()
+        DispatchQueue.main.setSpecific(key: key.key, value: 1)
+        return key
+    }()
 
-/// A delivery's calls in the escaping form a call scheduled on an actor, or
-/// a sticky state, keeps: to listeners as `P`, and for a post to its closure
-/// handlers.
-struct EscapingCalls<P>: Sendable {
-    let call: @Sendable (P) -> Void
-    let handle: (@Sendable (EventHandler) -> Void)?
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key.key) != nil }
 
-    init(_ call: @escaping @Sendable (P) -> Void, handling handle: (@Sendable (EventHandler) -> Void)? = nil) {
-        self.call = call
-        self.handle = handle
+    private final class Key: @unchecked Sendable {
+        // @unchecked Sendable: `key` is immutable and only passed to Dispatch's
+        // thread-safe `setSpecific`/`getSpecific`; not every overlay declares it Sendable.
+        let key = DispatchSpecificKey<UInt8>()
+    }
+}
+
+/// Whether code runs on the process's main thread.
+///
+/// On Linux, `Thread.isMainThread` makes two system calls (`getpid` and
+/// `gettid`) on every question: about 250 ns here, more than a post to one
+/// handler costs. The main thread's `pthread_self()` is kept the first time
+/// Foundation answers yes, and compared after that: the main thread lives as
+/// long as the process, so no other live thread has its identifier. (A
+/// process forked from another thread would keep its parent's: Swift
+/// programs fork only to `exec`, through Foundation's `Process`.)
+enum MainThread {
+    #if canImport(Glibc)
+        /// The main thread's `pthread_self()`; 0 until it was first seen.
+        private static let identifier = Atomic<UInt>(0)
+
+        static var isCurrent: Bool {
+            isMain(pthread_self(), knownMain: identifier) { Thread.isMainThread }
+        }
+    #else
+        static var isCurrent: Bool { Thread.isMainThread }
+    #endif
+
+    /// Whether `thread` is the main thread: compared with `knownMain` once
+    /// it holds the main thread's identifier, asked of `foundationAnswer`
+    /// (and kept, if yes) until then.
+    ///
+    /// No thread's identifier is 0. `knownMain` is stored only by the main
+    /// thread, always the same value, so a relaxed load sees 0 or that value.
+    static func isMain(_ thread: UInt, knownMain: borrowing Atomic<UInt>, foundationAnswer: () -> Bool) -> Bool {
+        let main = knownMain.load(ordering: .relaxed)
+        if main != 0 { return thread == main }
+        guard foundationAnswer() else { return false }
+        knownMain.store(thread, ordering: .relaxed)
+        return true
     }
 }
 
@@ -366,5 +414,33 @@ struct DeliveryRun {
         let made = Leftovers()
         leftovers = made
         return made
+    }
+}
+
+/// A delivery's calls in the escaping form a call scheduled on an actor, or
+/// a sticky state, keeps: to listeners as `P`, and for a post to its closure
+/// handlers (nil for a protocol broadcast).
+struct EscapingCalls<P>: Sendable {
+    let call: @Sendable (P) -> Void
+    let handle: (@Sendable (EventHandler) -> Void)?
+
+    init(_ call: @escaping @Sendable (P) -> Void, handling handle: (@Sendable (EventHandler) -> Void)? = nil) {
+        self.call = call
+        self.handle = handle
+    }
+
+    /// A scheduled call's delivery: a post's through the post's loop, a
+    /// protocol broadcast's through the broadcast's.
+    func deliver(
+        to entries: [ListenerEntry], onMainActor: Bool, sticky: StickyGeneration?,
+        in context: inout DeliveryContext, into run: inout DeliveryRun
+    ) {
+        guard let handle else {
+            return Delivery.deliver(
+                to: entries, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run, call)
+        }
+        Delivery.deliverPost(
+            to: entries, sticky: sticky, in: &context, into: &run, call, handling: { handler, _ in handle(handler) },
+            adapting: { _, _ in nil })
     }
 }

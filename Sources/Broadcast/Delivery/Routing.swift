@@ -1,6 +1,60 @@
-/// Where one call to one listener runs: the one decision behind every path
-/// that calls a listener, an index's take-in, `listeners(of:)` and
+/// What routing decided for one call to one listener or handler: the one
+/// decision behind every path that calls one (a broadcast, a post, a sticky
+/// replay, a scheduled call, an awaited broadcast) and behind an index's
+/// take-in, `listeners(of:)`, `listenerCount(of:)` and
 /// `deliveryExplanation(for:to:)`.
+///
+/// Each case means one thing whatever path produced it. A synchronous
+/// delivery carries it out in ``DeliveryRun/note(_:for:)`` and
+/// ``Broadcaster/finish(_:as:onMainActor:sticky:_:)``; an awaited one, which
+/// hops instead of scheduling, in ``AwaitedDelivery``.
+enum Route {
+    /// The call was made here.
+    case called
+    /// The call runs on the actor, counted: scheduled on its mailbox, or
+    /// (awaited) made there after a hop.
+    case schedule(on: any Actor)
+    /// Not a listener of this call.
+    case skip
+    /// Skip, and record that the class is not a `P` on its actor.
+    case skipAndRecord(LearnedNonconformance)
+    /// A listener with no actor whose cast failed where a conformance
+    /// isolated to the main actor cannot be checked, and that the main actor
+    /// has not settled yet: its call goes to the main actor, not counted,
+    /// whose cast makes it or not; then the main actor settles the listener
+    /// (one that conformed there is marked as conforming only there). The
+    /// index keeps it. A call scheduled this way (a broadcast, a post, a
+    /// replay) waits within ``UnsettledCallLimit``; an awaited broadcast's
+    /// caller awaits it, so it takes no room.
+    case settleOnMainActor
+
+    /// Whether the call counts as made or scheduled: a delivery's count and
+    /// `listenerCount(of:)`.
+    var isCounted: Bool {
+        switch self {
+        case .called, .schedule: true
+        case .skip, .skipAndRecord, .settleOnMainActor: false
+        }
+    }
+
+    /// Whether the protocol's index keeps listing the listener (an unsettled
+    /// one stays: the main actor settles it).
+    var keepsListed: Bool {
+        switch self {
+        case .called, .schedule, .settleOnMainActor: true
+        case .skip, .skipAndRecord: false
+        }
+    }
+}
+
+/// A listener class proved not to be a `P` on an actor.
+struct LearnedNonconformance: Sendable {
+    let type: AnyObject.Type
+    let actor: any Actor
+}
+
+/// Where one call to one listener object runs, decided with its one cast
+/// (``Conformance``).
 ///
 /// A listener with no actor is called here if it is a `P` here. One of an
 /// actor (any, for a main-actor broadcast) is cast here when the delivery
@@ -110,18 +164,10 @@ enum Routing {
             return false
         }
         var answers = ActorAnswers()
-        switch route(
+        let route = route(
             object, of: entry, as: P.self, onMainActor: false, in: &context, answers: &answers, calling: { _ in })
-        {
-        case .called, .schedule, .settleOnMainActor:
-            // An unsettled listener stays listed: the main actor settles it.
-            return true
-        case .skip:
-            return false
-        case .skipAndRecord(let nonconformance):
-            learned.append(nonconformance)
-            return false
-        }
+        if case .skipAndRecord(let nonconformance) = route { learned.append(nonconformance) }
+        return route.keepsListed
     }
 
     /// The actor whose cast settles whether `entry` conforms: its own, or,
@@ -134,5 +180,41 @@ enum Routing {
     private static func actor(of entry: ListenerEntry, onMainActor: Bool) -> any Actor {
         guard !onMainActor, let actor = entry.isolation else { return MainActor.shared }
         return actor
+    }
+}
+
+/// The one cast of a listener to its protocol.
+///
+/// It stays in unspecialised generic code: the runtime checks a conformance
+/// isolated to an actor only in the generic cast (`swift_dynamicCast`); a
+/// cast compiled for a concrete protocol succeeds on any thread.
+enum Conformance {
+    /// Calls `call` with `object` as a `P`, if it is one here; opened to its
+    /// class, so the runtime casts from the class, and consumed, so the `P`
+    /// takes over the reference.
+    @inline(__always)
+    static func call<P>(_ object: consuming AnyObject, as _: P.Type, _ call: (P) -> Void) -> Bool {
+        callOpened(consume object, as: P.self, call)
+    }
+
+    @inline(__always)
+    private static func callOpened<Listener: AnyObject, P>(
+        _ listener: consuming Listener, as _: P.Type, _ call: (P) -> Void
+    ) -> Bool {
+        guard let conforming = consume listener as? P else { return false }
+        call(conforming)
+        return true
+    }
+
+    static func conforms<P>(_ object: AnyObject, to _: P.Type) -> Bool {
+        call(object, as: P.self) { _ in }
+    }
+
+    /// Whether a cast here proves `object` a `P` wherever it is called
+    /// (``DeliveryContext/castProvesConformanceAnywhere``).
+    static func isKnownToConformAnywhere<P>(_ object: AnyObject, as _: P.Type, in context: inout DeliveryContext)
+        -> Bool
+    {
+        context.castProvesConformanceAnywhere && conforms(object, to: P.self)
     }
 }

@@ -31,7 +31,7 @@ extension Broadcaster {
         // (`postLive`).
         guard sticky else {
             return postLive(
-                event, to: (any EventListener<Event>).self, from: isolation, calling: { $0.receive(event) },
+                event, to: EventKey<Event>.self, from: isolation, calling: { $0.receive(event) },
                 handling: { handler, loaded in
                     // Each class is compared by identity first, so its
                     // cast (which takes over the reference) cannot fail.
@@ -82,11 +82,11 @@ extension Broadcaster {
     func postSticky<Event: Sendable>(_ event: Event, isolation: isolated (any Actor)?) -> Int {
         let calls = Self.escapingCalls(with: event)
         let sticky = StickyBroadcast(
-            for: (any EventListener<Event>).self, onMainActor: false, event: event,
+            for: EventKey<Event>.self, onMainActor: false, event: event,
             announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle, calls.call)
-        let count = sendSticky(
-            sticky, to: (any EventListener<Event>).self, onMainActor: false, from: isolation, calling: calls.call,
-            escaping: calls, adapting: { Self.adapter(for: $0, proof: $1) })
+        let count = sendStickyPost(
+            sticky, to: EventKey<Event>.self, from: isolation, calling: calls.call, escaping: calls,
+            adapting: { Self.adapter(for: $0, proof: $1) })
         announceStickyEventChange(of: Event.self)
         tellStickyEventChange(.set(event), isolation: isolation)
         return count
@@ -98,7 +98,7 @@ extension Broadcaster {
         let calls = Self.escapingCalls(with: event)
         keep(
             StickyBroadcast(
-                for: (any EventListener<Event>).self, onMainActor: false, event: event,
+                for: EventKey<Event>.self, onMainActor: false, event: event,
                 announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle,
                 calls.call))
         announceStickyEventChange(of: Event.self)
@@ -121,7 +121,7 @@ extension Broadcaster {
 
     /// A post's calls, to listeners and to handlers, in the form a scheduled
     /// call or a sticky state keeps.
-    private static func escapingCalls<Event: Sendable>(with event: Event) -> EscapingCalls<any EventListener<Event>> {
+    private static func escapingCalls<Event: Sendable>(with event: Event) -> EscapingCalls<EventKey<Event>> {
         EscapingCalls({ $0.receive(event) }, handling: { $0.receive(posted: event) })
     }
 
@@ -138,7 +138,7 @@ extension Broadcaster {
     /// - Parameter eventType: The event values to read.
     /// - Returns: The latest `Event` posted sticky or set; nil if none is kept.
     public func stickyEvent<Event: Sendable>(for eventType: Event.Type) -> Event? {
-        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
+        let protocolID = ObjectIdentifier(EventKey<Event>.self)
         let sticky = storage.latestSticky(for: protocolID)
         return sticky?.value(as: Event.self)
     }

@@ -16,3 +16,12 @@ public protocol EventListener<Event>: AnyObject {
     /// Called once for every event posted while the listener is registered.
     func receive(_ event: Event)
 }
+
+/// The key of `Event`'s posts.
+///
+/// The type its ``EventListener`` objects conform to, passed as a post's
+/// `P`; as an identifier (`ObjectIdentifier(EventKey<Event>.self)`), the
+/// key of its index, of its closure handlers (``EventHandler/postKey``) and
+/// of its sticky state. No delivery casts to it.
+@usableFromInline
+typealias EventKey<Event: Sendable> = any EventListener<Event>

@@ -1,27 +1,3 @@
-/// A closure handler as the listener table holds it, seen without its event
-/// type: the post it listens to, and a call that takes any event.
-///
-/// A delivery tells a handler from any other object with a cast to this
-/// class, and calls it through ``receive(posted:)``, never through a cast to
-/// `any EventListener<Event>`: on this toolchain that cast, a constrained
-/// existential, costs about 950 ns, the call itself a few (see
-/// Docs/PerformanceNotes.md).
-@usableFromInline
-class EventHandler {
-    /// `ObjectIdentifier((any EventListener<Event>).self)`: the key of the
-    /// handler's event, its index and its sticky state.
-    let postKey: ObjectIdentifier
-
-    init(postKey: ObjectIdentifier) {
-        self.postKey = postKey
-    }
-
-    /// Calls the handler with `event`, a value of the event type its post
-    /// key names (anything else is ignored).
-    @usableFromInline
-    func receive<Posted>(posted event: Posted) {}
-}
-
 /// A closure handler: what every `addHandler(for:)` and `events(of:)`
 /// registers, called typed by the posts of its `Event`.
 ///
@@ -47,7 +23,7 @@ final class ClosureListener<Event: Sendable>: EventHandler {
     ) {
         self.handler = handler
         self.consumer = broadcaster.map { StickyConsumer(broadcaster: $0, owner: owner) }
-        super.init(postKey: ObjectIdentifier((any EventListener<Event>).self))
+        super.init(postKey: ObjectIdentifier(EventKey<Event>.self))
     }
 
     /// Calls the handler with `event` if it is an `Event`: the untyped call

@@ -57,7 +57,7 @@ final class TypedEventListenerAdapter<Event: Sendable>: EventListenerAdapter, @u
             guard let listener = consume object as? Listener else { return }
             listener.receive(event)
         }
-        super.init(postKey: ObjectIdentifier((any EventListener<Event>).self), proof: proof)
+        super.init(postKey: ObjectIdentifier(EventKey<Event>.self), proof: proof)
     }
 
     /// A live post's call: `object` is the listener the delivery loaded

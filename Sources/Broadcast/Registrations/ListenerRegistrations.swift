@@ -351,7 +351,7 @@ public final class ListenerRegistrations: Sendable {
     ) -> ListenerRegistration {
         let registration = ListenerRegistration(
             retaining: RetainedListener(listener), object: listener,
-            protocolType: (any EventListener<Event>).self, lifespan: lifespan, on: broadcaster,
+            protocolType: EventKey<Event>.self, lifespan: lifespan, on: broadcaster,
             receivingSticky: receivingSticky, isSendable: isSendable, boundTo: actor)
         add(registration)
         return registration

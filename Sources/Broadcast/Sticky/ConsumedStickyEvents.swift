@@ -21,7 +21,7 @@ extension Broadcaster {
     /// - Parameter eventType: The event values to read.
     /// - Returns: The state, or nil if no `Event` is kept.
     public func stickyEventState<Event: Sendable>(for eventType: Event.Type) -> StickyEventState<Event>? {
-        let protocolID = ObjectIdentifier((any EventListener<Event>).self)
+        let protocolID = ObjectIdentifier(EventKey<Event>.self)
         guard let sticky = storage.latestSticky(for: protocolID), let value = sticky.value(as: Event.self) else {
             return nil
         }
@@ -68,7 +68,7 @@ extension Broadcaster {
     /// Clears the sticky `Event` (if it is still generation `expected`, when
     /// given) and tells its observers; returns what was cleared.
     func clearSticky<Event: Sendable>(of _: Event.Type, ifStill expected: UInt64?) -> StickyBroadcast? {
-        clearSticky(for: ObjectIdentifier((any EventListener<Event>).self), ifStill: expected)
+        clearSticky(for: ObjectIdentifier(EventKey<Event>.self), ifStill: expected)
     }
 
     /// Takes the state `call` delivers, for a consuming handler whose call
@@ -78,50 +78,5 @@ extension Broadcaster {
         guard let taken = storage.takeSticky(call.generation, callingThrough: call.entry) else { return false }
         taken.announceChange?(self)
         return true
-    }
-}
-
-/// The sticky call being made, while it runs: what a handler registered with
-/// `consumingSticky: true` takes before it runs.
-///
-/// A task-local value, also bound in synchronous code outside any task, so
-/// that the call carries it to the handler without a parameter on every
-/// delivery path; it is bound only around sticky calls.
-enum StickyCall {
-    struct Current: Sendable {
-        let generation: StickyGeneration
-        /// The registration the call is made through: its listener is the
-        /// one called (a call it makes in turn is not this one), and the
-        /// state is taken only while it is registered.
-        let entry: ListenerEntry
-    }
-
-    @TaskLocal static var current: Current?
-
-    /// The sticky calls being made on every thread of the process.
-    ///
-    /// Zero, no sticky call is being made on this thread either, so a consuming
-    /// handler's call skips reading ``current`` (an unspecialised task-local
-    /// read, about 150 instructions); a thread inside ``making(_:to:_:)``
-    /// always reads its own increment.
-    private static let inProgress = Atomic<Int>(0)
-
-    /// Whether a sticky call may be being made on this thread: false is
-    /// definitive, true is answered by ``current``.
-    static var mayBeMaking: Bool { inProgress.load(ordering: .relaxed) != 0 }
-
-    /// Makes `call`, the sticky call of `generation` to `entry`'s listener.
-    static func making(_ generation: StickyGeneration, to entry: ListenerEntry, _ call: () -> Void) {
-        inProgress.add(1, ordering: .relaxed)
-        defer { inProgress.subtract(1, ordering: .relaxed) }
-        $current.withValue(Current(generation: generation, entry: entry), operation: call)
-    }
-
-    /// The sticky call being made to `listener`, if it is one; the call runs
-    /// `body` with none bound, so that the calls `body` makes in turn are not
-    /// taken for it.
-    static func call(to listener: AnyObject, _ body: (Current?) -> Void) {
-        let current = current.flatMap { $0.entry.id == ObjectIdentifier(listener) ? $0 : nil }
-        $current.withValue(nil) { body(current) }
     }
 }

@@ -84,7 +84,7 @@ extension Broadcaster {
     /// The sticky `Event` kept now, and the generation of its latest change
     /// (0 if it never changed), read in one critical section.
     func stickyEventSnapshot<Event: Sendable>(of _: Event.Type) -> (state: Event?, change: UInt64) {
-        let (sticky, change) = storage.stickySnapshot(for: ObjectIdentifier((any EventListener<Event>).self))
+        let (sticky, change) = storage.stickySnapshot(for: ObjectIdentifier(EventKey<Event>.self))
         return (sticky?.value(as: Event.self), change)
     }
 }
