@@ -13,6 +13,7 @@
         let outgoing: OutgoingQueue
         let reporter: RelayReporter
         let logger: Logger
+        let instanceID: String
 
         /// A loss not yet resumed from.
         private struct Loss {
@@ -55,7 +56,7 @@
                 }
                 let session = RelaySession(
                     connection: connection, routes: routes, outgoing: outgoing, reporter: reporter, logger: logger,
-                    healthCheckInterval: configuration.healthCheckInterval)
+                    configuration: configuration, instanceID: instanceID)
                 var listeningSince: ContinuousClock.Instant?
                 do {
                     try await session.run {
