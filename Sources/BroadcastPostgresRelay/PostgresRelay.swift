@@ -116,6 +116,7 @@
         private let logger: Logger
         private let sendingTokens: NIOLockedValueBox<[BroadcastToken]>
         private let hasRun = Atomic<Bool>(false)
+        private let liveInstances = LiveInstances()
 
         /// Numbers the relays of this process, for ``RelayCrossing``.
         private static let relayCount = Atomic<Int>(0)
@@ -171,6 +172,20 @@
         /// This instance's identifier in envelopes, for logs: random, shared by
         /// the relays of the same broadcaster in this process.
         public var instanceID: String { instance.id }
+
+        /// The instances whose relays are live on this relay's database: those
+        /// this relay heard a heartbeat from within the last
+        /// ``Configuration/healthCheckInterval``, this one included (from the
+        /// moment it listens); sorted, each as its ``instanceID``.
+        ///
+        /// Each relay's health check, a quarter of its interval after the
+        /// server's last answer, is its heartbeat: a `NOTIFY` on the channel
+        /// `broadcast_relay_heartbeat` carrying its instance's identifier,
+        /// which every relay listens to. An instance whose relay has a longer
+        /// interval than this one's may be missing between its heartbeats.
+        public var liveInstanceIDs: [String] {
+            liveInstances.heard(within: configuration.healthCheckInterval)
+        }
 
         /// Where the relay is in its life.
         public var status: Status { reporter.status }
@@ -231,7 +246,7 @@
                 await RelayConnectionLoop(
                     configuration: configuration, routes: routes, outgoing: outgoing, reporter: reporter,
                     logger: logger,
-                    instanceID: instance.id
+                    instanceID: instance.id, liveInstances: liveInstances
                 ).run()
             } onGracefulShutdown: { [self] in
                 // Sends what is waiting, then returns.

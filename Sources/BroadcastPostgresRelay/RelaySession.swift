@@ -12,8 +12,10 @@
         let logger: Logger
         let configuration: PostgresRelay.Configuration
         /// This instance's identifier: the sender of the rows it keeps in
-        /// ``EventLog``.
+        /// ``EventLog``, and of its heartbeats.
         let instanceID: String
+        /// Where the heartbeats heard are recorded.
+        let liveInstances: LiveInstances
 
         /// The most events sent in one statement (one round trip, one
         /// transaction).
@@ -47,6 +49,20 @@
             }
             try await connection.runToEnd(EventLog.create, logger: logger)
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
+            try await connection.listen(on: LiveInstances.channel) { heartbeats in
+                try await relay(heartbeats: heartbeats, stickyRoutes: stickyRoutes, setupDeadline: setupDeadline) {
+                    onListening()
+                }
+            }
+        }
+
+        /// Listens on every route's channel, then relays, beside the
+        /// heartbeats of the instances (``LiveInstances``).
+        nonisolated(nonsending) private func relay(
+            heartbeats: PostgresNotificationSequence, stickyRoutes: [any RelayRoute],
+            setupDeadline: Task<Void, any Error>,
+            onListening: () -> Void
+        ) async throws {
             try await listen(to: routes[...], listening: []) { listening in
                 // Read once listening, at start and after each gap: a state
                 // committed after the read arrives as a notification.
@@ -56,6 +72,7 @@
                 // skipped by their numbers.
                 try await recoverEvents(of: routes.filter { !$0.sticky })
                 setupDeadline.cancel()
+                liveInstances.heard(instanceID)
                 onListening()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (route, notifications) in listening {
@@ -67,6 +84,12 @@
                             }
                             if !Task.isCancelled { throw ListenEnded() }
                         }
+                    }
+                    group.addTask {
+                        for try await heartbeat in heartbeats {
+                            liveInstances.heard(heartbeat.payload)
+                        }
+                        if !Task.isCancelled { throw ListenEnded() }
                     }
                     group.addTask { try await sendWaitingEvents() }
                     group.addTask { try await checkHealth() }
@@ -206,7 +229,7 @@
             }
         }
 
-        /// Asks the server a question (`SELECT 1`) a quarter of
+        /// Asks the server a question (a heartbeat, ``LiveInstances``) a quarter of
         /// `healthCheckInterval` after its last answer, and throws, having closed
         /// the connection (which fails the question, so that this returns), once
         /// `healthCheckInterval` has passed since that answer.
@@ -222,7 +245,9 @@
                 let deadline = lastAnswer + configuration.healthCheckInterval
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        try await connection.runToEnd("SELECT 1", logger: logger)
+                        // Also this instance's heartbeat.
+                        try await connection.runToEnd(
+                            "SELECT pg_notify(\(LiveInstances.channel), \(instanceID))", logger: logger)
                     }
                     group.addTask {
                         try await Task.sleep(until: deadline)
