@@ -33,24 +33,20 @@
         /// graceful shutdown) or the task is cancelled, and throws when the
         /// connection fails.
         nonisolated(nonsending) func run(onListening: () -> Void) async throws {
-            // The health check runs once the relay listens; until then, a
-            // server that stops answering (or a lock it never releases)
-            // would hold the setup for ever: the connection is closed, which
-            // fails the statement waiting, once the interval has passed.
-            let setupDeadline = Task { [connection, logger, interval = configuration.healthCheckInterval] in
-                try await Task.sleep(for: interval)
-                logger.debug("The relay's connection did not listen within the health-check interval")
-                try? await connection.close()
-            }
-            defer { setupDeadline.cancel() }
+            let setup = SetupWatch(connection, interval: configuration.healthCheckInterval, logger: logger)
+            defer { setup.stop() }
             let stickyRoutes = routes.filter(\.sticky)
             if !stickyRoutes.isEmpty {
                 try await connection.runToEnd(StickyStateTable.create, logger: logger)
+                setup.answered()
             }
             try await connection.runToEnd(EventLog.create, logger: logger)
+            setup.answered()
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
+            setup.answered()
             try await connection.listen(on: LiveInstances.channel) { heartbeats in
-                try await relay(heartbeats: heartbeats, stickyRoutes: stickyRoutes, setupDeadline: setupDeadline) {
+                setup.answered()
+                try await relay(heartbeats: heartbeats, stickyRoutes: stickyRoutes, setup: setup) {
                     onListening()
                 }
             }
@@ -59,19 +55,19 @@
         /// Listens on every route's channel, then relays, beside the
         /// heartbeats of the instances (``LiveInstances``).
         nonisolated(nonsending) private func relay(
-            heartbeats: PostgresNotificationSequence, stickyRoutes: [any RelayRoute],
-            setupDeadline: Task<Void, any Error>,
+            heartbeats: PostgresNotificationSequence, stickyRoutes: [any RelayRoute], setup: SetupWatch,
             onListening: () -> Void
         ) async throws {
-            try await listen(to: routes[...], listening: []) { listening in
+            try await listen(to: routes[...], listening: [], setup: setup) { listening in
                 // Read once listening, at start and after each gap: a state
                 // committed after the read arrives as a notification.
                 try await restoreStates(of: stickyRoutes)
+                setup.answered()
                 // Likewise the events sent while this relay was not listening;
                 // those that also arrive as notifications, held until now, are
                 // skipped by their numbers.
-                try await recoverEvents(of: routes.filter { !$0.sticky })
-                setupDeadline.cancel()
+                try await recoverEvents(of: routes.filter { !$0.sticky }, setup: setup)
+                setup.stop()
                 liveInstances.heard(instanceID)
                 onListening()
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -106,7 +102,7 @@
         /// returns.
         nonisolated(nonsending) private func listen(
             to routes: ArraySlice<any RelayRoute>,
-            listening: [(any RelayRoute, PostgresNotificationSequence)],
+            listening: [(any RelayRoute, PostgresNotificationSequence)], setup: SetupWatch,
             body: ([(any RelayRoute, PostgresNotificationSequence)]) async throws -> Void
         ) async throws {
             guard let route = routes.first else {
@@ -114,7 +110,9 @@
                 return
             }
             try await connection.listen(on: route.channel) { notifications in
-                try await listen(to: routes.dropFirst(), listening: listening + [(route, notifications)], body: body)
+                setup.answered()
+                try await listen(
+                    to: routes.dropFirst(), listening: listening + [(route, notifications)], setup: setup, body: body)
             }
         }
 
@@ -131,8 +129,9 @@
         /// Posts, for each of `routes`, the events sent on its channel since
         /// the latest number it took from each sender; or, at the relay's
         /// first listen, starts its account where the table ends.
-        private func recoverEvents(of routes: [any RelayRoute]) async throws {
+        private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws {
             for route in routes {
+                defer { setup.answered() }
                 guard let latest = route.receivedNumbers else {
                     let rows = try await connection.rowsToEnd(EventLog.latestNumbers(on: route.channel), logger: logger)
                     var start: [String: UInt64] = [:]
