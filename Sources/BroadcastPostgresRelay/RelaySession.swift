@@ -144,7 +144,9 @@
                 }
                 let rows = try await connection.rowsToEnd(
                     EventLog.rows(on: route.channel, after: latest, receiver: instanceID), logger: logger)
-                route.recover(try rows.map(Self.loggedEnvelope), missed: nil)
+                try setup.whileWorking {
+                    route.recover(try rows.map(Self.loggedEnvelope), missed: nil)
+                }
             }
         }
 

@@ -8,22 +8,28 @@
     /// reading back): the health check runs only once it listens, and a
     /// server that stopped answering would otherwise hold the setup for ever.
     ///
-    /// Counted from the last answer, as the health check counts, so that a
-    /// slow setup on a busy server whose every statement is answered is not
-    /// cut short.
+    /// Counted from the last answer, as the health check counts, and not
+    /// while the relay works on an answer (posting the events it read back),
+    /// so that a slow setup on a busy machine whose every statement is
+    /// answered is not cut short.
     final class SetupWatch: Sendable {
-        private let interval: Duration
-        private let lastAnswer = NIOLockedValueBox(ContinuousClock.now)
+        private struct State {
+            var lastAnswer = ContinuousClock.now
+            var isWorking = false
+        }
+
+        private let state = NIOLockedValueBox(State())
         private let watching: NIOLockedValueBox<Task<Void, any Error>?> = NIOLockedValueBox(nil)
 
-        /// Starts watching `connection`.
+        /// Starts watching `connection`, looking a quarter of `interval`
+        /// apart.
         init(_ connection: PostgresConnection, interval: Duration, logger: Logger) {
-            self.interval = interval
-            let task = Task { [lastAnswer] in
+            let task = Task { [state] in
                 while true {
-                    let deadline = lastAnswer.withLockedValue { $0 } + interval
-                    try await Task.sleep(until: deadline)
-                    guard lastAnswer.withLockedValue({ $0 }) + interval <= .now else { continue }
+                    try await Task.sleep(for: interval / 4)
+                    let now = ContinuousClock.now
+                    let isSilent = state.withLockedValue { !$0.isWorking && $0.lastAnswer + interval <= now }
+                    guard isSilent else { continue }
                     logger.debug("The server did not answer the relay's setup within the health-check interval")
                     try? await connection.close()
                     return
@@ -35,7 +41,21 @@
         /// The server answered a statement of the setup.
         func answered() {
             let now = ContinuousClock.now
-            lastAnswer.withLockedValue { $0 = now }
+            state.withLockedValue { $0.lastAnswer = now }
+        }
+
+        /// Runs `body`, the relay's own work on an answer, which the server's
+        /// silence is not counted through.
+        func whileWorking<Value>(_ body: () throws -> Value) rethrows -> Value {
+            state.withLockedValue { $0.isWorking = true }
+            defer {
+                let now = ContinuousClock.now
+                state.withLockedValue {
+                    $0.isWorking = false
+                    $0.lastAnswer = now
+                }
+            }
+            return try body()
         }
 
         /// Stops watching: the setup is over.
