@@ -81,8 +81,14 @@ import Testing
                     $0.last?.number == posted
                 }
                 // The sender's envelopes on the channel are numbered from 1:
-                // event k is number k + 1.
-                let lost = receiver.reports.all.compactMap(\.loss).flatMap { loss in
+                // event k is number k + 1. Every loss counted is read from
+                // the report stream, which its reader may get after the
+                // events.
+                let lostCount = receiver.relay.counts.lost
+                let reports = try await receiver.reports.wait("\(receiver.name)'s loss reports") { reports in
+                    reports.compactMap(\.loss).reduce(0) { $0 + $1.count } == lostCount
+                }
+                let lost = reports.compactMap(\.loss).flatMap { loss in
                     loss.instanceID == sender.relay.instanceID ? loss.numbers.map { Int($0) - 1 } : [-1]
                 }
                 if mode == .fast { #expect(lost.isEmpty, "\(receiver.name)") }
@@ -163,7 +169,11 @@ import Testing
 
             let received = try await receiver.messages.wait("the events kept") { $0.last?.number == 22 }
             #expect(received.map(\.number) == [0, 1, 2, 18, 19, 20, 21, 22])
-            let losses = receiver.reports.all.compactMap(\.loss)
+            // The report reaches the stream's reader after the events are
+            // posted.
+            let losses = try await receiver.reports.wait("the loss reported") { reports in
+                reports.contains { $0.kind == .eventsLost }
+            }.compactMap(\.loss)
             #expect(losses.map(\.instanceID) == [sender.relay.instanceID])
             #expect(losses.map(\.numbers) == [4...18])
             #expect(receiver.relay.counts.lost == 15)
