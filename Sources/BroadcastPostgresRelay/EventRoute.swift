@@ -28,6 +28,9 @@
         /// which a post of a received event passes over (see
         /// ``RelayCrossing``); set once it is registered.
         private let sendingHandler = NIOLockedValueBox<SkippableHandler?>(nil)
+        /// For a type that is not sticky: the latest number taken from each
+        /// sender on the channel.
+        private let numbers = NIOLockedValueBox(ReceivedNumbers())
 
         private struct Changes {
             var latestOwnSequence: UInt64?
@@ -78,18 +81,18 @@
                 report(.eventNotSent, .encodingFailed(error))
                 return
             }
-            send(eventJSON, payload: { $0.payload(eventJSON: eventJSON) })
+            send(eventJSON, payload: { $0.payload(eventJSON: eventJSON, number: $1) })
         }
 
         /// Called where the sticky `Event` was cleared.
         private func sendCleared() {
-            send(Self.clearedMarker, payload: { $0.clearedPayload() })
+            send(Self.clearedMarker, payload: { $0.clearedPayload(number: $1) })
         }
 
         /// Sends the envelope `payload` makes along this instance's trail,
-        /// unless the state `stateJSON` was received from this relay's
-        /// database.
-        private func send(_ stateJSON: String, payload makePayload: (RelayTrail) -> String) {
+        /// with its number on the channel, unless the state `stateJSON` was
+        /// received from this relay's database.
+        private func send(_ stateJSON: String, payload makePayload: (RelayTrail, UInt64) -> String) {
             let trail: RelayTrail
             if let crossing = RelayCrossing.call(
                 of: context.relay, instance: context.instance.id, eventType: ObjectIdentifier(Event.self),
@@ -106,17 +109,14 @@
                     changes.withLockedValue { $0.latestOwnSequence = max($0.latestOwnSequence ?? 0, trail.sequence) }
                 }
             }
-            let payload = makePayload(trail)
-            let byteCount = payload.utf8.count
-            guard byteCount <= context.payloadLimit else {
-                report(.eventTooLarge, .payloadTooLarge(byteCount: byteCount, limit: context.payloadLimit))
-                return
-            }
-            let notification = OutgoingNotification(
-                channel: channel, payload: payload, typeName: typeName, keepsState: sticky)
-            switch context.outgoing.enqueue(notification) {
+            let enqueued = context.outgoing.enqueue(
+                channel: channel, typeName: typeName, keepsState: sticky, limit: context.payloadLimit
+            ) { makePayload(trail, $0) }
+            switch enqueued {
             case .enqueued:
                 break
+            case .tooLarge(let byteCount):
+                report(.eventTooLarge, .payloadTooLarge(byteCount: byteCount, limit: context.payloadLimit))
             case .full(let capacity):
                 report(.eventNotSent, .outgoingBufferFull(capacity: capacity))
             case .closed:
@@ -124,8 +124,63 @@
             }
         }
 
-        func receive(_ payload: String) {
+        func receive(_ payload: String) -> MissedEnvelopes? {
             let written = WrittenEnvelope(reading: payload)
+            if !sticky, let written, written.trail.path.first != context.instance.id,
+                let number = written.number, let sender = written.trail.path.last
+            {
+                switch numbers.withLockedValue({ $0.takeLive(number, from: sender) }) {
+                case .next:
+                    break
+                case .duplicate:
+                    context.reporter.counters.countEcho()
+                    return nil
+                case .missed(let missing):
+                    return MissedEnvelopes(sender: sender, numbers: missing, payload: payload)
+                }
+            }
+            post(payload, written: written)
+            return nil
+        }
+
+        var receivedNumbers: [String: UInt64]? {
+            guard !sticky else { return nil }
+            return numbers.withLockedValue { $0.isStarted ? $0.latest : nil }
+        }
+
+        func startAccount(at latest: [String: UInt64]) {
+            numbers.withLockedValue { $0.start(at: latest) }
+        }
+
+        func recover(_ rows: [LoggedEnvelope], missed: MissedEnvelopes?) {
+            for row in rows {
+                guard let lost = numbers.withLockedValue({ $0.takeRecovered(row.number, from: row.sender) }) else {
+                    continue
+                }
+                if let lost { reportLost(lost, from: row.sender) }
+                context.reporter.counters.countRecovered()
+                post(row.payload, written: WrittenEnvelope(reading: row.payload))
+            }
+            guard let missed else { return }
+            if let lost = numbers.withLockedValue({ $0.closeMissed(missed.numbers, from: missed.sender) }) {
+                reportLost(lost, from: missed.sender)
+            }
+            if let next = receive(missed.payload) {
+                // Cannot be: the account is past the numbers before it.
+                reportLost(next.numbers, from: next.sender)
+            }
+        }
+
+        private func reportLost(_ lost: ClosedRange<UInt64>, from sender: String) {
+            context.reporter.report(
+                RelayReport(
+                    .eventsLost, channel: channel, typeName: typeName,
+                    loss: RelayLoss(instanceID: sender, numbers: lost)))
+        }
+
+        /// Posts the envelope `payload` carries (`written` if it is laid out
+        /// as a relay writes it), unless it is this instance's own.
+        private func post(_ payload: String, written: WrittenEnvelope?) {
             // This instance's own events come back to it: each is skipped
             // without decoding its event. A sticky type's own changes are read
             // (``isOwnLatestChangeToRestore(_:_:)``).
@@ -265,7 +320,8 @@
                 event = nil
             }
             return RelayEnvelope(
-                v: RelayEnvelopeHeader.currentVersion, seq: written.trail.sequence, path: written.trail.path,
+                v: RelayEnvelopeHeader.currentVersion, seq: written.trail.sequence, n: written.number,
+                path: written.trail.path,
                 event: event, cleared: event == nil ? true : nil)
         }
 

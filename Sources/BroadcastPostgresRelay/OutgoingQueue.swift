@@ -9,6 +9,14 @@
         /// Whether the payload is a sticky state, kept in the sticky table in
         /// the statement that sends it.
         let keepsState: Bool
+        /// The envelope's number on its channel: 1 for the first this relay
+        /// sends on it, then one more for each (see ``EventLog``).
+        let number: UInt64
+        /// The failure that interrupted a statement carrying it, if one did:
+        /// it may have been delivered, and is sent again (the table keeps it
+        /// once, and receivers skip a number they have), or, if the relay
+        /// stops first, reported as maybe lost, not as not sent.
+        var interruption: (any Error)?
     }
 
     /// The events posted on this instance, in posting order, from the handlers
@@ -22,6 +30,8 @@
             case enqueued
             case full(capacity: Int)
             case closed
+            /// The payload is over the limit; it took no number.
+            case tooLarge(byteCount: Int)
         }
 
         enum Next {
@@ -35,6 +45,8 @@
 
         private struct State {
             var waiting: [OutgoingNotification] = []
+            /// The number of the latest envelope enqueued on each channel.
+            var latestNumbers: [String: UInt64] = [:]
             var consumer: CheckedContinuation<Void, Never>?
             var closed = false
         }
@@ -46,13 +58,29 @@
             self.capacity = capacity
         }
 
-        /// Adds `notification` after the others, unless the queue is full or
-        /// closed.
-        func enqueue(_ notification: OutgoingNotification) -> Enqueued {
+        /// Numbers an envelope for `channel`, writes it with `payload`, and
+        /// adds it after the others, unless the queue is full or closed or the
+        /// payload is over `limit` UTF-8 bytes.
+        ///
+        /// Numbered and added in one step, under the queue's lock, so that the
+        /// numbers of a channel are sent in their order, with none skipped,
+        /// whichever threads post: a receiver takes a number it did not get
+        /// for an event it missed. `payload` only lays out text the relay has
+        /// already encoded; none of the app's code runs under the lock.
+        func enqueue(
+            channel: String, typeName: String, keepsState: Bool, limit: Int, payload: (UInt64) -> String
+        ) -> Enqueued {
             let (result, consumer): (Enqueued, CheckedContinuation<Void, Never>?) = state.withLockedValue { state in
                 if state.closed { return (.closed, nil) }
                 if state.waiting.count >= capacity { return (.full(capacity: capacity), nil) }
-                state.waiting.append(notification)
+                let number = state.latestNumbers[channel, default: 0] + 1
+                let text = payload(number)
+                let byteCount = text.utf8.count
+                guard byteCount <= limit else { return (.tooLarge(byteCount: byteCount), nil) }
+                state.latestNumbers[channel] = number
+                state.waiting.append(
+                    OutgoingNotification(
+                        channel: channel, payload: text, typeName: typeName, keepsState: keepsState, number: number))
                 defer { state.consumer = nil }
                 return (.enqueued, state.consumer)
             }
@@ -60,14 +88,19 @@
             return result
         }
 
+        /// The number of the latest envelope enqueued on each channel.
+        var latestNumbers: [String: UInt64] {
+            state.withLockedValue { $0.latestNumbers }
+        }
+
         /// Puts `notifications`, taken earlier and not sent, back before the
-        /// others, in their order, even if the queue is full or closed: they
-        /// were accepted, and are sent on the next connection or reported when
-        /// the relay stops.
-        func putBack(_ notifications: ArraySlice<OutgoingNotification>) {
+        /// others (after the first `skipped`, put back just before), in their
+        /// order, even if the queue is full or closed: they were accepted, and
+        /// are sent on the next connection or reported when the relay stops.
+        func putBack(_ notifications: ArraySlice<OutgoingNotification>, after skipped: Int = 0) {
             guard !notifications.isEmpty else { return }
             let consumer = state.withLockedValue { state in
-                state.waiting.insert(contentsOf: notifications, at: 0)
+                state.waiting.insert(contentsOf: notifications, at: min(skipped, state.waiting.count))
                 defer { state.consumer = nil }
                 return state.consumer
             }

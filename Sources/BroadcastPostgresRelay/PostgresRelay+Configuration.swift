@@ -6,8 +6,11 @@
         public struct Configuration: Sendable {
             /// The server and database every instance connects to.
             ///
-            /// The relay opens one connection of its own and keeps it; it needs
-            /// no table, only the right to connect.
+            /// The relay opens one connection of its own and keeps it. It
+            /// creates the tables it keeps events in (`broadcast_relay_events`,
+            /// and `broadcast_relay_sticky` for types relayed sticky) if they
+            /// are absent, so it needs the right to create them, or them
+            /// created.
             public var connection: PostgresConnection.Configuration
             /// The largest envelope, in UTF-8 bytes, the relay sends.
             ///
@@ -34,6 +37,18 @@
             /// closing it (a network partition, a stopped host) is noticed within
             /// the interval.
             public var healthCheckInterval: Duration = .seconds(10)
+            /// How long an event sent stays readable for the instances that
+            /// were not listening when it was sent.
+            ///
+            /// Each relay keeps its envelopes in the table
+            /// `broadcast_relay_events` at least this long, and at least its
+            /// last ``recoveryWindowEvents`` on each channel. An instance that listens again within it posts every
+            /// event it missed, once, in order; beyond it, it reports those
+            /// it lost (``RelayReport/Kind/eventsLost``).
+            public var recoveryWindow: Duration = .seconds(60)
+            /// How many of its latest envelopes on each channel a relay keeps
+            /// in the table, however old (see ``recoveryWindow``).
+            public var recoveryWindowEvents = 10_000
 
             /// A configuration with the default limits.
             ///

@@ -15,13 +15,21 @@
             /// Events posted here and not sent (``RelayReport/Kind/eventTooLarge``
             /// and ``RelayReport/Kind/eventNotSent``).
             public let notSent: Int
-            /// Events posted here whose sending the connection's failure
-            /// interrupted (``RelayReport/Kind/eventMayBeLost``).
+            /// Events posted here whose statement the connection's failure
+            /// interrupted, and that the relay stopped before it could send
+            /// again (``RelayReport/Kind/eventMayBeLost``).
             public let mayBeLost: Int
             /// Notifications skipped (``RelayReport/Kind/payloadSkipped``).
             public let skipped: Int
             /// Gaps the relay resumed after (``RelayReport/Kind/resumed``).
             public let gaps: Int
+            /// Events of other instances read back from the database after a
+            /// gap, or after a number missed, and posted here (counted in
+            /// ``received`` too).
+            public let recovered: Int
+            /// Events of other instances lost: neither received nor read back
+            /// (``RelayReport/Kind/eventsLost``).
+            public let lost: Int
         }
     }
 #endif

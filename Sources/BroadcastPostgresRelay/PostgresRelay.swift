@@ -58,28 +58,46 @@
     ///   ``RelayReport`` says so; a notification that is not a relay envelope or
     ///   whose event does not decode is skipped and reported. The relay goes on;
     ///   nothing traps.
+    /// - **Nothing lost between live instances.** Every envelope a relay sends
+    ///   is numbered on its channel (1, 2, 3…) and kept, by the statement
+    ///   that sends it, in the table `broadcast_relay_events` for
+    ///   ``Configuration/recoveryWindow`` (60 s, and at least the last 10,000
+    ///   of each instance on each channel, by default). A relay that listens
+    ///   again after a gap (a restart, a cut connection, a server that stopped
+    ///   answering), whichever instance reconnects first, reads from the table
+    ///   what it missed and posts it, once, in each sender's order, before the
+    ///   events that follow; a number it receives twice is skipped.
+    /// - **What is lost is told exactly.** Events it missed and can no longer
+    ///   read (sent before the window, or whose statement never committed)
+    ///   are reported per sending instance, with their numbers
+    ///   (``RelayReport/Kind/eventsLost``, ``RelayLoss``), so that every
+    ///   number of every instance heard from is received, read back, or
+    ///   reported lost.
     /// - **Reconnects.** After a lost connection the relay reconnects, with a
     ///   growing random delay, reports the gap (``RelayReport/Kind/resumed``)
     ///   and resumes. Events posted meanwhile wait in a bounded buffer and are
-    ///   sent once it is connected again.
+    ///   sent once it is connected again, first those whose statement the
+    ///   failure interrupted (they are kept once, and skipped by receivers
+    ///   that had them).
     /// - **Stops cleanly.** ``run()`` returns soon after its task is cancelled,
     ///   having closed its connection. In a `ServiceGroup`, a graceful shutdown
     ///   stops relaying new events, sends those waiting, then returns.
     ///
-    /// What it does not promise, because `NOTIFY` does not:
-    /// - **At most once.** A notification reaches only the sessions listening
-    ///   when it is committed. An instance that is starting, restarting or
-    ///   reconnecting misses what is sent meanwhile, and nothing is stored to
-    ///   replay it, but for the latest state of each type relayed sticky. An event whose sending a failing connection interrupted may
-    ///   or may not have been delivered (``RelayReport/Kind/eventMayBeLost``);
-    ///   it is not sent again.
-    /// - **No persistence, no exactly-once.** For work that must not be lost or
-    ///   must be done once, use a queue table (`SELECT … FOR UPDATE SKIP LOCKED`)
-    ///   or a transactional outbox, or a log such as Kafka or NATS JetStream,
-    ///   and use the relay to say "look now".
-    /// - **Order per channel only**, which is commit order: the order of the
-    ///   sending instance's posts, and between instances the order their
-    ///   `NOTIFY`s committed.
+    /// What it does not promise:
+    /// - **Not for an instance that is not running.** A relay's account starts
+    ///   when it first listens: events sent before are not posted, nor
+    ///   reported. Nothing is kept beyond the window: for work that must not
+    ///   be lost whatever happens, or must be done once, use a queue table
+    ///   (`SELECT … FOR UPDATE SKIP LOCKED`) or a transactional outbox, or a
+    ///   log such as Kafka or NATS JetStream, and use the relay to say "look
+    ///   now".
+    /// - **Order per sender and channel.** Live, events arrive in commit
+    ///   order: the order of the sending instance's posts, and between
+    ///   instances the order their `NOTIFY`s committed. Events read back after
+    ///   a gap are posted sender by sender, each sender's in order.
+    /// - **Sticky types recover their state, not each change.** The table
+    ///   `broadcast_relay_sticky` keeps the latest state; changes missed
+    ///   during a gap are not posted one by one.
     /// - **Small payloads.** PostgreSQL refuses a payload of 8,000 bytes or more;
     ///   send an identifier and let the receivers read the rest from the
     ///   database.
@@ -98,6 +116,7 @@
         private let logger: Logger
         private let sendingTokens: NIOLockedValueBox<[BroadcastToken]>
         private let hasRun = Atomic<Bool>(false)
+        private let liveInstances = LiveInstances()
 
         /// Numbers the relays of this process, for ``RelayCrossing``.
         private static let relayCount = Atomic<Int>(0)
@@ -153,6 +172,20 @@
         /// This instance's identifier in envelopes, for logs: random, shared by
         /// the relays of the same broadcaster in this process.
         public var instanceID: String { instance.id }
+
+        /// The instances whose relays are live on this relay's database: those
+        /// this relay heard a heartbeat from within the last
+        /// ``Configuration/healthCheckInterval``, this one included (from the
+        /// moment it listens); sorted, each as its ``instanceID``.
+        ///
+        /// Each relay's health check, a quarter of its interval after the
+        /// server's last answer, is its heartbeat: a `NOTIFY` on the channel
+        /// `broadcast_relay_heartbeat` carrying its instance's identifier,
+        /// which every relay listens to. An instance whose relay has a longer
+        /// interval than this one's may be missing between its heartbeats.
+        public var liveInstanceIDs: [String] {
+            liveInstances.heard(within: configuration.healthCheckInterval)
+        }
 
         /// Where the relay is in its life.
         public var status: Status { reporter.status }
@@ -211,7 +244,9 @@
             reporter.status = .connecting
             await withGracefulShutdownHandler {
                 await RelayConnectionLoop(
-                    configuration: configuration, routes: routes, outgoing: outgoing, reporter: reporter, logger: logger
+                    configuration: configuration, routes: routes, outgoing: outgoing, reporter: reporter,
+                    logger: logger,
+                    instanceID: instance.id, liveInstances: liveInstances
                 ).run()
             } onGracefulShutdown: { [self] in
                 // Sends what is waiting, then returns.
@@ -220,10 +255,18 @@
             }
             stopSending()
             for notification in outgoing.closeAndTakeAll() {
-                reporter.report(
-                    RelayReport(
-                        .eventNotSent, channel: notification.channel, typeName: notification.typeName,
-                        error: .relayStopped))
+                // One whose statement was interrupted may have been delivered.
+                let report =
+                    if let interruption = notification.interruption {
+                        RelayReport(
+                            .eventMayBeLost, channel: notification.channel, typeName: notification.typeName,
+                            error: .sendInterrupted(interruption))
+                    } else {
+                        RelayReport(
+                            .eventNotSent, channel: notification.channel, typeName: notification.typeName,
+                            error: .relayStopped)
+                    }
+                reporter.report(report)
             }
             reporter.status = .stopped
             reporter.report(RelayReport(.stopped))

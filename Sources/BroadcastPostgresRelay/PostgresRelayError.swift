@@ -9,7 +9,9 @@
     /// else, since a post or a notification has no caller to throw to.
     public enum PostgresRelayError: Error, CustomStringConvertible {
         /// A channel name PostgreSQL would not take: empty, longer than 63
-        /// bytes (PostgreSQL's identifier limit), or containing `"` or NUL.
+        /// bytes (PostgreSQL's identifier limit), or containing `"` or NUL;
+        /// or the channel of the relays' heartbeats,
+        /// `broadcast_relay_heartbeat` (see ``PostgresRelay/liveInstanceIDs``).
         case invalidChannel(String, reason: String)
         /// Two relayed event types were given the same channel.
         case duplicateChannel(String)

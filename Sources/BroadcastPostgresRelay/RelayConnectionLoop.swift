@@ -13,6 +13,8 @@
         let outgoing: OutgoingQueue
         let reporter: RelayReporter
         let logger: Logger
+        let instanceID: String
+        let liveInstances: LiveInstances
 
         /// A loss not yet resumed from.
         private struct Loss {
@@ -55,7 +57,7 @@
                 }
                 let session = RelaySession(
                     connection: connection, routes: routes, outgoing: outgoing, reporter: reporter, logger: logger,
-                    healthCheckInterval: configuration.healthCheckInterval)
+                    configuration: configuration, instanceID: instanceID, liveInstances: liveInstances)
                 var listeningSince: ContinuousClock.Instant?
                 do {
                     try await session.run {

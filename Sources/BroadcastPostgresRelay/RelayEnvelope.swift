@@ -3,7 +3,7 @@
     /// wrapped with where it comes from.
     ///
     /// ```json
-    /// {"v":1,"seq":42,"path":["9f86d081884c7d65","2c26b46b68ffc68f"],"event":{"text":"Hello"}}
+    /// {"v":1,"seq":42,"n":7,"path":["9f86d081884c7d65","2c26b46b68ffc68f"],"event":{"text":"Hello"}}
     /// ```
     ///
     /// - `v`: the envelope's version; a relay skips (and reports) any other.
@@ -14,6 +14,11 @@
     ///   receiver may see numbers skipped); a new process starts again at 1
     ///   under a new random instance identifier. A forwarded event keeps its origin's
     ///   `seq`. With it, `path[0]` and `seq` name one event wherever it travels.
+    /// - `n`: numbers the envelopes the sender, `path`'s last instance, sent on
+    ///   this channel and database: 1, 2, 3…, none skipped, so that a
+    ///   receiver sees which it missed, and reads them from ``EventLog``, or
+    ///   reports them lost. A relay reads an envelope without it, and
+    ///   checks nothing for it.
     /// - `path`: the instances the event has been posted on, its origin first.
     ///   A relay never posts an event whose path names its own instance: its own
     ///   notifications come back to it (PostgreSQL delivers a notification to
@@ -29,6 +34,7 @@
     struct RelayEnvelope<Event: Decodable>: Decodable {
         let v: Int
         let seq: UInt64
+        let n: UInt64?
         let path: [String]
         let event: Event?
         let cleared: Bool?
@@ -69,25 +75,28 @@
         let sequence: UInt64
         let path: [String]
 
-        /// The payload carrying `eventJSON` along this trail.
+        /// The payload carrying `eventJSON` along this trail, numbered
+        /// `number` on its channel (no `n` if nil).
         ///
         /// Written by hand around the event's JSON, which the handler has
         /// already encoded: the instance identifiers are hexadecimal digits,
         /// which need no escaping. A receiver reads this layout without
         /// decoding the envelope (``WrittenEnvelope``).
-        func payload(eventJSON: String) -> String {
-            payload(carrying: "\"event\":\(eventJSON)")
+        func payload(eventJSON: String, number: UInt64? = nil) -> String {
+            payload(carrying: "\"event\":\(eventJSON)", number: number)
         }
 
         /// The payload saying, along this trail, that a sticky state was
         /// cleared.
-        func clearedPayload() -> String {
-            payload(carrying: "\"cleared\":true")
+        func clearedPayload(number: UInt64? = nil) -> String {
+            payload(carrying: "\"cleared\":true", number: number)
         }
 
-        private func payload(carrying field: String) -> String {
+        private func payload(carrying field: String, number: UInt64?) -> String {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
-            return "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence),\"path\":[\(path)],\(field)}"
+            let numbered = number.map { ",\"n\":\($0)" } ?? ""
+            return
+                "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence)\(numbered),\"path\":[\(path)],\(field)}"
         }
     }
 #endif

@@ -4,10 +4,11 @@
     /// A time during which a ``PostgresRelay`` was not listening: from the loss
     /// of its connection to the moment it listened again.
     ///
-    /// Notifications other instances sent meanwhile were not received, and will
-    /// not be: PostgreSQL delivers a notification only to the sessions listening
-    /// when it is committed. What a gap means is the app's to decide; a cache
-    /// fed by invalidation events, for example, should drop what it holds.
+    /// PostgreSQL delivers a notification only to the sessions listening when
+    /// it is committed: the events other instances sent meanwhile are read
+    /// back from the table `broadcast_relay_events` and posted when the relay
+    /// listens again, and those no longer kept there are reported
+    /// (``RelayReport/Kind/eventsLost``).
     public struct RelayGap: Sendable, CustomStringConvertible {
         /// When the connection was found lost.
         public let start: Date

@@ -16,18 +16,20 @@
         /// The relayed event type, as `String(reflecting:)` names it, for the
         /// kinds about one event or payload.
         public let typeName: String?
-        /// Why, for every kind but ``Kind/listening``, ``Kind/resumed`` and
-        /// ``Kind/stopped``.
+        /// Why, for every kind but ``Kind/listening``, ``Kind/resumed``,
+        /// ``Kind/eventsLost`` and ``Kind/stopped``.
         public let error: PostgresRelayError?
         /// The time the relay was not listening, for ``Kind/resumed``.
         public let gap: RelayGap?
         /// How long the relay waits before it tries again, for
         /// ``Kind/connectionFailed``.
         public let retryDelay: Duration?
+        /// Which events of which instance were lost, for ``Kind/eventsLost``.
+        public let loss: RelayLoss?
 
         init(
             _ kind: Kind, channel: String? = nil, typeName: String? = nil, error: PostgresRelayError? = nil,
-            gap: RelayGap? = nil, retryDelay: Duration? = nil
+            gap: RelayGap? = nil, retryDelay: Duration? = nil, loss: RelayLoss? = nil
         ) {
             self.kind = kind
             self.channel = channel
@@ -35,6 +37,7 @@
             self.error = error
             self.gap = gap
             self.retryDelay = retryDelay
+            self.loss = loss
         }
 
         /// A sentence for logs.
@@ -43,6 +46,7 @@
             if let typeName { parts.append(typeName) }
             if let channel { parts.append("on \"\(channel)\"") }
             if let gap { parts.append(gap.description) }
+            if let loss { parts.append(loss.description) }
             if let error { parts.append(error.description) }
             if let retryDelay {
                 parts.append("retrying in \(retryDelay.relayDescription)")
@@ -88,6 +92,11 @@
             /// The connection failed while an event posted here was being sent:
             /// the other instances may or may not have received it.
             public static let eventMayBeLost = Kind("eventMayBeLost")
+            /// Events another instance sent on the channel were neither
+            /// received nor read back from the database.
+            ///
+            /// ``RelayReport/loss`` says which. The relay goes on with the next.
+            public static let eventsLost = Kind("eventsLost")
             /// A notification on a relayed channel was not posted: it was not an
             /// envelope, or of another version, or its event did not decode.
             public static let payloadSkipped = Kind("payloadSkipped")

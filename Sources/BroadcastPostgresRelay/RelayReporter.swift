@@ -131,7 +131,7 @@
 
         private static func level(of kind: RelayReport.Kind) -> Logger.Level {
             switch kind {
-            case .eventTooLarge, .eventNotSent: .error
+            case .eventTooLarge, .eventNotSent, .eventsLost: .error
             case .connectionFailed, .connectionLost, .eventMayBeLost, .payloadSkipped: .warning
             case .resumed: .notice
             default: .info

@@ -12,7 +12,11 @@
         /// Posts the event a notification on ``channel`` carries, here or, if
         /// another relay of the broadcaster is posting one on the channel, on
         /// its thread after that one (see ``DeliveryLine``).
-        func receive(_ payload: String)
+        ///
+        /// Returns, without posting it, an envelope that follows numbers of
+        /// its sender the route did not take: the session reads those from
+        /// ``EventLog`` and hands them, and it, to ``recover(_:missed:)``.
+        func receive(_ payload: String) -> MissedEnvelopes?
         /// Whether its events are sent as a sticky state, kept in the sticky
         /// table (``StickyStateTable``) as they are sent.
         var sticky: Bool { get }
@@ -20,6 +24,33 @@
         /// read after listening, unless the broadcaster holds it already;
         /// returns once it is posted.
         func restore(_ payload: String) async
+        /// The latest number taken from each sender, for a route whose
+        /// envelopes are kept in ``EventLog`` (not a sticky one); nil until
+        /// ``startAccount(at:)``.
+        var receivedNumbers: [String: UInt64]? { get }
+        /// Starts counting senders' numbers from `latest`, the table's at the
+        /// relay's first listen.
+        func startAccount(at latest: [String: UInt64])
+        /// Posts the envelopes `rows` read back from ``EventLog``, in order,
+        /// skipping those taken already and reporting the numbers none of them
+        /// fills; then, for `missed`, the numbers still not taken, and the
+        /// envelope that revealed them.
+        func recover(_ rows: [LoggedEnvelope], missed: MissedEnvelopes?)
+    }
+
+    /// An envelope read from ``EventLog``.
+    struct LoggedEnvelope: Sendable {
+        let sender: String
+        let number: UInt64
+        let payload: String
+    }
+
+    /// Numbers of `sender` a route did not take, revealed by `payload`,
+    /// received after them.
+    struct MissedEnvelopes: Sendable {
+        let sender: String
+        let numbers: ClosedRange<UInt64>
+        let payload: String
     }
 
     /// What every route of one relay shares.

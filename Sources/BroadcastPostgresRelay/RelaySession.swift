@@ -10,7 +10,12 @@
         let outgoing: OutgoingQueue
         let reporter: RelayReporter
         let logger: Logger
-        let healthCheckInterval: Duration
+        let configuration: PostgresRelay.Configuration
+        /// This instance's identifier: the sender of the rows it keeps in
+        /// ``EventLog``, and of its heartbeats.
+        let instanceID: String
+        /// Where the heartbeats heard are recorded.
+        let liveInstances: LiveInstances
 
         /// The most events sent in one statement (one round trip, one
         /// transaction).
@@ -28,26 +33,63 @@
         /// graceful shutdown) or the task is cancelled, and throws when the
         /// connection fails.
         nonisolated(nonsending) func run(onListening: () -> Void) async throws {
+            let setup = SetupWatch(connection, interval: configuration.healthCheckInterval, logger: logger)
+            defer { setup.stop() }
             let stickyRoutes = routes.filter(\.sticky)
             if !stickyRoutes.isEmpty {
                 try await connection.runToEnd(StickyStateTable.create, logger: logger)
+                setup.answered()
             }
-            try await listen(to: routes[...], listening: []) { listening in
+            try await connection.runToEnd(EventLog.create, logger: logger)
+            setup.answered()
+            try await connection.runToEnd(EventLog.fastCommits, logger: logger)
+            setup.answered()
+            try await connection.listen(on: LiveInstances.channel) { heartbeats in
+                setup.answered()
+                try await relay(heartbeats: heartbeats, stickyRoutes: stickyRoutes, setup: setup) {
+                    onListening()
+                }
+            }
+        }
+
+        /// Listens on every route's channel, then relays, beside the
+        /// heartbeats of the instances (``LiveInstances``).
+        nonisolated(nonsending) private func relay(
+            heartbeats: PostgresNotificationSequence, stickyRoutes: [any RelayRoute], setup: SetupWatch,
+            onListening: () -> Void
+        ) async throws {
+            try await listen(to: routes[...], listening: [], setup: setup) { listening in
                 // Read once listening, at start and after each gap: a state
                 // committed after the read arrives as a notification.
                 try await restoreStates(of: stickyRoutes)
+                setup.answered()
+                // Likewise the events sent while this relay was not listening;
+                // those that also arrive as notifications, held until now, are
+                // skipped by their numbers.
+                try await recoverEvents(of: routes.filter { !$0.sticky }, setup: setup)
+                setup.stop()
+                liveInstances.heard(instanceID)
                 onListening()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (route, notifications) in listening {
                         group.addTask {
                             for try await notification in notifications {
-                                route.receive(notification.payload)
+                                if let missed = route.receive(notification.payload) {
+                                    try await recover(missed, on: route)
+                                }
                             }
                             if !Task.isCancelled { throw ListenEnded() }
                         }
                     }
+                    group.addTask {
+                        for try await heartbeat in heartbeats {
+                            liveInstances.heard(heartbeat.payload)
+                        }
+                        if !Task.isCancelled { throw ListenEnded() }
+                    }
                     group.addTask { try await sendWaitingEvents() }
                     group.addTask { try await checkHealth() }
+                    group.addTask { try await pruneEventLog() }
                     // The first to end, by returning or throwing, ends the rest.
                     defer { group.cancelAll() }
                     try await group.next()
@@ -60,7 +102,7 @@
         /// returns.
         nonisolated(nonsending) private func listen(
             to routes: ArraySlice<any RelayRoute>,
-            listening: [(any RelayRoute, PostgresNotificationSequence)],
+            listening: [(any RelayRoute, PostgresNotificationSequence)], setup: SetupWatch,
             body: ([(any RelayRoute, PostgresNotificationSequence)]) async throws -> Void
         ) async throws {
             guard let route = routes.first else {
@@ -68,7 +110,9 @@
                 return
             }
             try await connection.listen(on: route.channel) { notifications in
-                try await listen(to: routes.dropFirst(), listening: listening + [(route, notifications)], body: body)
+                setup.answered()
+                try await listen(
+                    to: routes.dropFirst(), listening: listening + [(route, notifications)], setup: setup, body: body)
             }
         }
 
@@ -79,6 +123,59 @@
             for row in rows {
                 let (channel, envelope) = try row.decode((String, String).self)
                 await routes.first { $0.channel == channel }?.restore(envelope)
+            }
+        }
+
+        /// Posts, for each of `routes`, the events sent on its channel since
+        /// the latest number it took from each sender; or, at the relay's
+        /// first listen, starts its account where the table ends.
+        private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws {
+            for route in routes {
+                defer { setup.answered() }
+                guard let latest = route.receivedNumbers else {
+                    let rows = try await connection.rowsToEnd(EventLog.latestNumbers(on: route.channel), logger: logger)
+                    var start: [String: UInt64] = [:]
+                    for row in rows {
+                        let (sender, number) = try row.decode((String, Int64).self)
+                        start[sender] = UInt64(number)
+                    }
+                    route.startAccount(at: start)
+                    continue
+                }
+                let rows = try await connection.rowsToEnd(
+                    EventLog.rows(on: route.channel, after: latest, receiver: instanceID), logger: logger)
+                try setup.whileWorking {
+                    route.recover(try rows.map(Self.loggedEnvelope), missed: nil)
+                }
+            }
+        }
+
+        /// Reads the envelopes `missed` names from the table, and hands them
+        /// to `route` with the one that revealed them.
+        private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
+            let rows = try await connection.rowsToEnd(
+                EventLog.rows(on: route.channel, from: missed.sender, numbered: missed.numbers), logger: logger)
+            route.recover(try rows.map(Self.loggedEnvelope), missed: missed)
+        }
+
+        private static func loggedEnvelope(_ row: PostgresRow) throws -> LoggedEnvelope {
+            let (sender, number, payload) = try row.decode((String, Int64, String).self)
+            return LoggedEnvelope(sender: sender, number: UInt64(number), payload: payload)
+        }
+
+        /// Deletes this relay's rows beyond the recovery window, and those of
+        /// stopped instances, a quarter of the window apart (at least every
+        /// 5 s, at most every 100 ms).
+        private func pruneEventLog() async throws {
+            let period = max(.milliseconds(100), min(.seconds(5), configuration.recoveryWindow / 4))
+            while true {
+                try await Task.sleep(for: period)
+                let latest = outgoing.latestNumbers
+                try await connection.runToEnd(
+                    EventLog.prune(
+                        sender: instanceID, latest: latest, window: configuration.recoveryWindow,
+                        keptCount: configuration.recoveryWindowEvents),
+                    logger: logger)
             }
         }
 
@@ -101,21 +198,7 @@
         /// line for the next connection, those not tried yet.
         private func send(_ batch: [OutgoingNotification]) async throws {
             do {
-                if batch.contains(where: \.keepsState) {
-                    try await connection.runToEnd(StickyStateTable.send(batch), logger: logger)
-                } else if batch.count == 1 {
-                    try await connection.runToEnd(
-                        "SELECT pg_notify(\(batch[0].channel), \(batch[0].payload))", logger: logger)
-                } else {
-                    // `unnest` yields the rows in the arrays' order, so the
-                    // notifications are queued, and delivered, in posting order.
-                    try await connection.runToEnd(
-                        """
-                        SELECT pg_notify(channel, payload) \
-                        FROM unnest(\(batch.map(\.channel))::text[], \(batch.map(\.payload))::text[]) AS n(channel, payload)
-                        """,
-                        logger: logger)
-                }
+                try await connection.runToEnd(EventLog.send(batch, sender: instanceID), logger: logger)
                 reporter.counters.countSent(batch.count)
             } catch let error as PSQLError where ServerRefusal.isRefusal(error) {
                 // Nothing of the batch was committed, and the connection is fine.
@@ -127,19 +210,27 @@
                     do {
                         try await send([notification])
                     } catch {
-                        outgoing.putBack(batch[(index + 1)...])
+                        // `send` put `notification` back, first in line; the
+                        // rest follow it.
+                        outgoing.putBack(batch[(index + 1)...], after: 1)
                         throw error
                     }
                 }
             } catch {
-                for notification in batch {
-                    report(.eventMayBeLost, notification, .sendInterrupted(error))
-                }
+                // Committed or not: sent again, first, on the next connection;
+                // the table keeps it once, and receivers skip a number they
+                // have.
+                outgoing.putBack(
+                    batch.map { notification in
+                        var interrupted = notification
+                        interrupted.interruption = error
+                        return interrupted
+                    }[...])
                 throw error
             }
         }
 
-        /// Asks the server a question (`SELECT 1`) a quarter of
+        /// Asks the server a question (a heartbeat, ``LiveInstances``) a quarter of
         /// `healthCheckInterval` after its last answer, and throws, having closed
         /// the connection (which fails the question, so that this returns), once
         /// `healthCheckInterval` has passed since that answer.
@@ -151,11 +242,13 @@
         private func checkHealth() async throws {
             var lastAnswer = ContinuousClock.now
             while true {
-                try await Task.sleep(until: lastAnswer + healthCheckInterval / 4)
-                let deadline = lastAnswer + healthCheckInterval
+                try await Task.sleep(until: lastAnswer + configuration.healthCheckInterval / 4)
+                let deadline = lastAnswer + configuration.healthCheckInterval
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        try await connection.runToEnd("SELECT 1", logger: logger)
+                        // Also this instance's heartbeat.
+                        try await connection.runToEnd(
+                            "SELECT pg_notify(\(LiveInstances.channel), \(instanceID))", logger: logger)
                     }
                     group.addTask {
                         try await Task.sleep(until: deadline)

@@ -64,6 +64,7 @@
             if channel.isEmpty { return "it is empty" }
             if channel.utf8.count > 63 { return "it is \(channel.utf8.count) bytes long, and PostgreSQL's limit is 63" }
             if channel.contains("\"") || channel.contains("\u{0}") { return "it contains a double quote or NUL" }
+            if channel == LiveInstances.channel { return "it is the channel of the relays' heartbeats" }
             return nil
         }
     }

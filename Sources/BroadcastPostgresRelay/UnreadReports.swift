@@ -68,7 +68,7 @@
         /// event or payload.
         var isAboutTheConnection: Bool {
             switch self {
-            case .eventTooLarge, .eventNotSent, .eventMayBeLost, .payloadSkipped: false
+            case .eventTooLarge, .eventNotSent, .eventMayBeLost, .eventsLost, .payloadSkipped: false
             default: true
             }
         }

@@ -12,6 +12,8 @@
     /// whole, which also gives the error a skipped payload reports.
     struct WrittenEnvelope {
         let trail: RelayTrail
+        /// The envelope's number on its channel, `n`; nil if it has none.
+        let number: UInt64?
         /// The event's JSON; nil in the envelope of a cleared sticky state.
         let eventJSON: Substring?
 
@@ -19,9 +21,16 @@
         /// an envelope, with an `event` or `"cleared":true`.
         init?(reading payload: String) {
             var text = Substring(payload).utf8
-            guard text.skip(Self.head), let sequence = text.readSequenceNumber(), text.skip(Self.pathStart),
-                let path = text.readPath(), text.skip(Self.fieldSeparator)
-            else { return nil }
+            guard text.skip(Self.head), let sequence = text.readSequenceNumber() else { return nil }
+            if text.skip(Self.numberKey) {
+                guard let number = text.readSequenceNumber() else { return nil }
+                self.number = number
+            } else {
+                number = nil
+            }
+            guard text.skip(Self.pathStart), let path = text.readPath(), text.skip(Self.fieldSeparator) else {
+                return nil
+            }
             trail = RelayTrail(sequence: sequence, path: path)
             if text.elementsEqual(Self.cleared) {
                 eventJSON = nil
@@ -35,6 +44,7 @@
         // What surrounds the values, as ``RelayTrail`` writes it: made once,
         // not for each notification read.
         private static let head = Array("{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8)
+        private static let numberKey = Array(",\"n\":".utf8)
         private static let pathStart = Array(",\"path\":[".utf8)
         private static let fieldSeparator = Array("],".utf8)
         private static let eventKey = Array("\"event\":".utf8)

@@ -30,6 +30,15 @@ import Testing
             }
         }
         #expect {
+            try relaying([.events(of: ChatMessage.self, channel: "broadcast_relay_heartbeat")])
+        } throws: { error in
+            if case .invalidChannel(_, let reason)? = error as? PostgresRelayError {
+                reason.contains("heartbeat")
+            } else {
+                false
+            }
+        }
+        #expect {
             try relaying([.events(of: ChatMessage.self, channel: "say \"hi\"")])
         } throws: { error in
             if case .invalidChannel? = error as? PostgresRelayError { true } else { false }

@@ -47,7 +47,7 @@ import Testing
                             logger: Logger(label: "routes", factory: { _ in SwiftLogNoOpLogHandler() }))))
             }
             let returned = await onThreadsReleasedTogether(count: routes.count) { thread in
-                for payload in payloads { routes[thread].receive(payload) }
+                for payload in payloads { _ = routes[thread].receive(payload) }
             }
             #expect(returned, "round \(round): a route did not return")
             let numbers = posted.all

@@ -5,9 +5,10 @@ import Testing
 
 @Suite(.needsPostgres, .timeLimit(.minutes(1))) struct PayloadLimitTests {
     /// The envelope of the first event an instance posts, for a message
-    /// whose text is `text`, as the relay writes it.
+    /// whose text is `text`, as the relay writes it: the first on its
+    /// channel.
     func envelope(of instance: RelayInstance, text: String) -> String {
-        "{\"v\":1,\"seq\":1,\"path\":[\"\(instance.relay.instanceID)\"],\"event\":{\"number\":1,\"text\":\"\(text)\"}}"
+        "{\"v\":1,\"seq\":1,\"n\":1,\"path\":[\"\(instance.relay.instanceID)\"],\"event\":{\"number\":1,\"text\":\"\(text)\"}}"
     }
 
     /// An event whose envelope is 7,999 bytes, the largest payload

@@ -43,6 +43,11 @@ final class PeerProcess: Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// Kills it with `SIGKILL`: it ends at once, without a word to anyone.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
     /// Writes `line` to its standard input.
     func send(_ line: String) throws {
         try input.write(contentsOf: Data((line + "\n").utf8))

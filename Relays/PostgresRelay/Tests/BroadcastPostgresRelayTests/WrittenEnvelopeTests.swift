@@ -26,6 +26,16 @@ import Testing
                 let cleared = try #require(WrittenEnvelope(reading: trail.clearedPayload()))
                 #expect(cleared.trail == trail)
                 #expect(cleared.eventJSON == nil)
+                #expect(cleared.number == nil)
+                for number: UInt64 in [1, 9, 10, .max] {
+                    let numbered = try #require(
+                        WrittenEnvelope(reading: trail.payload(eventJSON: "{}", number: number)))
+                    #expect(numbered.trail == trail)
+                    #expect(numbered.number == number)
+                    #expect(numbered.eventJSON == "{}")
+                    let numberedClear = try #require(WrittenEnvelope(reading: trail.clearedPayload(number: number)))
+                    #expect(numberedClear.number == number)
+                }
             }
         }
     }
@@ -53,6 +63,10 @@ import Testing
             // Another version; a sequence number missing, with a leading zero,
             // negative, fractional, or too large for a UInt64.
             #"{"v":2,"seq":1,"path":\#(path),"event":{}}"#,
+            // A channel number missing, with a leading zero, or negative.
+            #"{"v":1,"seq":1,"n":,"path":\#(path),"event":{}}"#,
+            #"{"v":1,"seq":1,"n":01,"path":\#(path),"event":{}}"#,
+            #"{"v":1,"seq":1,"n":-1,"path":\#(path),"event":{}}"#,
             #"{"v":1,"seq":,"path":\#(path),"event":{}}"#,
             #"{"v":1,"seq":01,"path":\#(path),"event":{}}"#,
             #"{"v":1,"seq":-1,"path":\#(path),"event":{}}"#,

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import BroadcastPostgresRelay
+
+/// The outgoing queue, without a server: the numbers it gives each channel's
+/// envelopes, and the events a failed send puts back.
+@Suite(.timeLimit(.minutes(1))) struct OutgoingQueueTests {
+    private static func enqueue(_ queue: OutgoingQueue, _ text: String, on channel: String = "chat")
+        -> OutgoingQueue.Enqueued
+    {
+        queue.enqueue(channel: channel, typeName: "T", keepsState: false, limit: 100) { "\(text)#\($0)" }
+    }
+
+    private func payloads(_ next: OutgoingQueue.Next) -> [String] {
+        guard case .batch(let batch) = next else { return [] }
+        return batch.map(\.payload)
+    }
+
+    /// Events taken for a send that failed are put back first, in their
+    /// order, before those posted meanwhile; and after the one a failing
+    /// single send put back before them.
+    @Test func eventsPutBackAfterAFailedSendAreSentFirstInTheirOrder() async {
+        let queue = OutgoingQueue(capacity: 100)
+        for text in ["a", "b", "c", "d"] { _ = Self.enqueue(queue, text) }
+        let taken = await queue.next(limit: 3)
+        guard case .batch(let batch) = taken else {
+            Issue.record("expected a batch, got \(taken)")
+            return
+        }
+        #expect(batch.map(\.payload) == ["a#1", "b#2", "c#3"])
+        _ = Self.enqueue(queue, "e")
+        // A batch sent one by one: the first fails, and is put back alone;
+        // the rest follow it.
+        queue.putBack(batch[0...0])
+        queue.putBack(batch[1...], after: 1)
+        #expect(payloads(await queue.next(limit: 10)) == ["a#1", "b#2", "c#3", "d#4", "e#5"])
+    }
+
+    /// Put back even when full or closed: they were accepted.
+    @Test func eventsArePutBackIntoAFullOrClosedQueue() async {
+        let queue = OutgoingQueue(capacity: 1)
+        _ = Self.enqueue(queue, "a")
+        let taken = await queue.next(limit: 1)
+        guard case .batch(let batch) = taken else {
+            Issue.record("expected a batch, got \(taken)")
+            return
+        }
+        _ = Self.enqueue(queue, "b")
+        queue.putBack(batch[...])
+        queue.close()
+        #expect(queue.closeAndTakeAll().map(\.payload) == ["a#1", "b#2"])
+    }
+
+    /// Each channel's envelopes are numbered 1, 2, 3… in the order they are
+    /// queued, whichever threads post them; a refused one takes no number.
+    @Test func eachChannelsEnvelopesAreNumberedInQueueOrderWithNoneSkipped() async {
+        let queue = OutgoingQueue(capacity: 100_000)
+        if case .tooLarge(let byteCount) = queue.enqueue(
+            channel: "chat", typeName: "T", keepsState: false, limit: 3, payload: { "toolong\($0)" })
+        {
+            #expect(byteCount == 8)
+        } else {
+            Issue.record("expected the payload refused as too large")
+        }
+        let threads = 4
+        let perThread = 500
+        let finished = await onThreadsReleasedTogether(count: threads) { thread in
+            for index in 0..<perThread {
+                _ = Self.enqueue(queue, "\(thread).\(index)", on: thread % 2 == 0 ? "even" : "odd")
+            }
+        }
+        #expect(finished)
+        let all = queue.closeAndTakeAll()
+        for channel in ["even", "odd"] {
+            let numbers = all.filter { $0.channel == channel }.map(\.number)
+            #expect(numbers == Array(1...UInt64(threads / 2 * perThread)), "\(channel)")
+        }
+        #expect(queue.latestNumbers == ["even": 1000, "odd": 1000])
+    }
+}

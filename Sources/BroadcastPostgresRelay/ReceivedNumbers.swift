@@ -1,0 +1,67 @@
+#if PostgresRelay
+    /// The latest envelope number a route took from each sender on its
+    /// channel, to tell the next envelope from a duplicate and from one that
+    /// follows envelopes it missed (see ``EventLog``).
+    struct ReceivedNumbers: Sendable {
+        /// The latest number taken from each sender.
+        private(set) var latest: [String: UInt64] = [:]
+        /// Whether the account has started: at the relay's first listen, from
+        /// the numbers the table holds then.
+        private(set) var isStarted = false
+
+        /// What an envelope received live is.
+        enum Live: Equatable {
+            /// The next of its sender, or the first heard from it: taken.
+            case next
+            /// Taken already (sent again after an interrupted statement, or
+            /// read back from the table): skipped.
+            case duplicate
+            /// After numbers not taken: not taken either, until those are read
+            /// back or reported lost (``closeMissed(_:from:)``).
+            case missed(ClosedRange<UInt64>)
+        }
+
+        /// Starts the account where the table's rows end: events sent before
+        /// the relay first listened are not its to post, nor to report lost.
+        mutating func start(at latest: [String: UInt64]) {
+            self.latest.merge(latest) { taken, kept in max(taken, kept) }
+            isStarted = true
+        }
+
+        /// Takes `number` from `sender`, received live, unless it is a
+        /// duplicate or numbers before it are missing.
+        mutating func takeLive(_ number: UInt64, from sender: String) -> Live {
+            guard let taken = latest[sender] else {
+                latest[sender] = number
+                return .next
+            }
+            if number <= taken { return .duplicate }
+            if number > taken + 1 { return .missed(taken + 1...number - 1) }
+            latest[sender] = number
+            return .next
+        }
+
+        /// Takes `number` from `sender`, read back from the table: nil if it
+        /// was taken already; otherwise the numbers before it that were not
+        /// taken and never will be (nil if none), since rows are read in order.
+        ///
+        /// A sender first heard from in the table is counted from 1: it
+        /// started sending while the relay was not listening.
+        mutating func takeRecovered(_ number: UInt64, from sender: String) -> ClosedRange<UInt64>?? {
+            let taken = latest[sender] ?? 0
+            if number <= taken { return nil }
+            latest[sender] = number
+            return .some(number > taken + 1 ? taken + 1...number - 1 : nil)
+        }
+
+        /// Ends the wait for `missed` from `sender`, once the table was read:
+        /// the numbers in it still not taken, now reported lost (nil if
+        /// none); the account moves past them.
+        mutating func closeMissed(_ missed: ClosedRange<UInt64>, from sender: String) -> ClosedRange<UInt64>? {
+            let taken = latest[sender] ?? 0
+            guard taken < missed.upperBound else { return nil }
+            latest[sender] = missed.upperBound
+            return max(taken + 1, missed.lowerBound)...missed.upperBound
+        }
+    }
+#endif

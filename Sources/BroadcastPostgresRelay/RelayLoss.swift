@@ -1,0 +1,27 @@
+#if PostgresRelay
+    /// Events of another instance that this relay missed and could not read
+    /// back: they were sent while it was not listening, and are no longer kept
+    /// (see ``PostgresRelay/Configuration/recoveryWindow``), or their statement
+    /// never committed.
+    ///
+    /// Every envelope an instance sends on a channel is numbered, 1, 2, 3…,
+    /// so that a receiver accounts for each: received, read back after a gap,
+    /// or reported here.
+    public struct RelayLoss: Sendable, Hashable, CustomStringConvertible {
+        /// The instance that sent them, as its ``PostgresRelay/instanceID``
+        /// names it.
+        public let instanceID: String
+        /// Their numbers on the channel, every one of them lost.
+        public let numbers: ClosedRange<UInt64>
+
+        /// How many were lost.
+        public var count: Int { numbers.count }
+
+        /// A sentence for logs.
+        public var description: String {
+            let which =
+                count == 1 ? "number \(numbers.lowerBound)" : "numbers \(numbers.lowerBound)...\(numbers.upperBound)"
+            return "\(count) from instance \(instanceID) (\(which))"
+        }
+    }
+#endif
