@@ -430,7 +430,7 @@ func sideTableCost(options: Options) -> SideTableCost {
         [contestant(strongPlain, listeners: plain), contestant(strongSide, listeners: weaklyReferenced)],
         expectedDeliveries: 1000, options: options)
     withExtendedLifetime((references, again)) {}
-    let loads = weakAndStrongLoadCost(iterations: options.quick ? 2_000_000 : 20_000_000, rounds: options.quick ? 3 : 5)
+    let loads = weakAndStrongLoadCost(iterations: 2_000_000, rounds: options.quick ? 5 : 21)
     return SideTableCost(
         sideTableBytesPerObject: sideTableBytes,
         nsPerRetainReleasePlain: plainPair, nsPerRetainReleaseSideTable: sidePair,

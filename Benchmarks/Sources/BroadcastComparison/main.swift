@@ -180,7 +180,7 @@ func run() async {
     print(
         "\nOne load through a weak reference and the release of what it loaded: "
             + "\(format(sideTable.nsPerWeakLoad, digits: 2)) ns; through a strong reference: "
-            + "\(format(sideTable.nsPerStrongLoad, digits: 2)) ns (1,024 objects, median of the rounds).")
+            + "\(format(sideTable.nsPerStrongLoad, digits: 2)) ns (1,024 objects, the fastest of the rounds).")
 
     let pendingMemory = await pendingDeliveryScenario(options: options)  // PendingDeliveryScenario.swift
 
