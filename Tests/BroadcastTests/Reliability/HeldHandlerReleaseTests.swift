@@ -144,4 +144,28 @@ struct HeldHandlerReleaseTests {
         #expect(victim.withLock { $0?.isCancelled } == true)
         withExtendedLifetime(canceller) {}
     }
+
+    @Test("an index decision taken before a handler was unregistered, committed after, does not list it again")
+    func staleIntakeDoesNotKeepTheHandler() {
+        // The race a post's intake can lose to a cancel on another thread
+        // (decided with no lock held, committed after the cancel's trip),
+        // laid out step by step on the storage's own values.
+        var releases = Releases()
+        var table = ListenerTable()
+        let kept = ListenerEntry(holding: ClosureListener<Int>({ _ in }), isolation: nil)
+        let entry = ListenerEntry(holding: ClosureListener<Int>({ _ in }), isolation: nil)
+        #expect(table.add(kept, releasing: &releases))
+        #expect(table.add(entry, releasing: &releases))
+        var index = ProtocolIndex(for: EventKey<Int>.self)
+        guard case .intake(let intake) = index.intake(from: table, at: 0, knowing: KnownNonconformances()) else {
+            Issue.record("a new index takes its entries in")
+            return
+        }
+        #expect(table.remove(EntryKey(objectID: entry.id, onlyProtocol: nil), releasing: &releases) === entry)
+        index.noteRetired(entry, releasing: &releases)
+        #expect(index.commit(intake, admitting: [kept, entry], in: table, releasing: &releases))
+        #expect(
+            index.members.map(ObjectIdentifier.init) == [ObjectIdentifier(kept)],
+            "the index would hold the unregistered handler until its next filter")
+    }
 }
