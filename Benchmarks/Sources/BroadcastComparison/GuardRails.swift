@@ -59,6 +59,10 @@ func evaluateGuardRails(rows: [Row], memory: [RegistrationMemory]) -> [GuardRail
         "per delivery, N = 1,000, `with:` ÷ \(WeakGenericCastValueShape.name), the isolation-checking cast floor",
         ratio(perDelivery, shape(WeakGenericCastValueShape.name, 1000)?.nsPerDelivery), limit: nil)
     add(
+        "one-listener-vs-generic-cast-floor",
+        "one broadcast to 1 listener, `with:` ÷ \(WeakGenericCastValueShape.name), the isolation-checking cast floor",
+        ratio(shape(with, 1)?.nsPerBroadcast, shape(WeakGenericCastValueShape.name, 1)?.nsPerBroadcast), limit: nil)
+    add(
         "delivery-vs-typed-floor",
         "per delivery, N = 1,000, `with:` ÷ \(WeakTypedValueShape.name), the typed floor",
         ratio(perDelivery, shape(WeakTypedValueShape.name, 1000)?.nsPerDelivery), limit: nil)

@@ -99,12 +99,18 @@ struct SideTableCost: Codable {
     var nsPerRetainReleaseSideTable: Double
     var strongArrayNsPerDeliveryPlain: Double
     var strongArrayNsPerDeliverySideTable: Double
+    /// A load through a weak reference and the release of what it loaded,
+    /// and a load through a strong one (`WeakLoadCost.swift`).
+    var nsPerWeakLoad: Double
+    var nsPerStrongLoad: Double
     enum CodingKeys: String, CodingKey {
         case sideTableBytesPerObject = "side_table_bytes_per_object"
         case nsPerRetainReleasePlain = "ns_per_retain_release_plain"
         case nsPerRetainReleaseSideTable = "ns_per_retain_release_side_table"
         case strongArrayNsPerDeliveryPlain = "strong_array_ns_per_delivery_plain"
         case strongArrayNsPerDeliverySideTable = "strong_array_ns_per_delivery_side_table"
+        case nsPerWeakLoad = "ns_per_weak_load_and_release"
+        case nsPerStrongLoad = "ns_per_strong_load"
     }
 }
 
@@ -424,11 +430,13 @@ func sideTableCost(options: Options) -> SideTableCost {
         [contestant(strongPlain, listeners: plain), contestant(strongSide, listeners: weaklyReferenced)],
         expectedDeliveries: 1000, options: options)
     withExtendedLifetime((references, again)) {}
+    let loads = weakAndStrongLoadCost(iterations: 2_000_000, rounds: options.quick ? 5 : 21)
     return SideTableCost(
         sideTableBytesPerObject: sideTableBytes,
         nsPerRetainReleasePlain: plainPair, nsPerRetainReleaseSideTable: sidePair,
         strongArrayNsPerDeliveryPlain: results[0].ns / 1000,
-        strongArrayNsPerDeliverySideTable: results[1].ns / 1000)
+        strongArrayNsPerDeliverySideTable: results[1].ns / 1000,
+        nsPerWeakLoad: loads.weak, nsPerStrongLoad: loads.strong)
 }
 
 /// Two threads broadcast to 100 listeners while a third adds and removes.

@@ -64,10 +64,10 @@ extension Delivery {
         }
         var answers = ActorAnswers()
         for entry in members {
-            guard let object = entry.liveObject else { continue }
-            let route = HandlerRouting.route(
-                consume object, of: entry, in: &context, answers: &answers, calling: call, handling: handle,
-                adapting: adapt)
+            guard
+                let route = HandlerRouting.route(
+                    entry, in: &context, answers: &answers, calling: call, handling: handle, adapting: adapt)
+            else { continue }
             run.note(route, for: entry)
         }
     }
@@ -78,11 +78,11 @@ extension Delivery {
         to entry: ListenerEntry, in context: inout DeliveryContext, into run: inout DeliveryRun,
         _ call: (P) -> Void, handling handle: HandlerCall, adapting adapt: Adapting<P>
     ) {
-        guard let object = entry.liveObject else { return }
         var answers = ActorAnswers()
-        let route = HandlerRouting.route(
-            consume object, of: entry, in: &context, answers: &answers, calling: call, handling: handle,
-            adapting: adapt)
+        guard
+            let route = HandlerRouting.route(
+                entry, in: &context, answers: &answers, calling: call, handling: handle, adapting: adapt)
+        else { return }
         run.note(route, for: entry)
     }
 
@@ -95,13 +95,15 @@ extension Delivery {
     ) {
         var answers = ActorAnswers()
         for entry in members {
-            guard let object = entry.liveObject else { continue }
             var claimed = false
-            let route = HandlerRouting.route(
-                consume object, of: entry, in: &context, answers: &answers,
-                calling: { listener in claimed = StickyCall.claiming(sticky, for: entry) { call(listener) } },
-                handling: { handler, _ in claimed = StickyCall.claiming(sticky, for: entry) { handle(handler, nil) } },
-                adapting: adapt)
+            guard
+                let route = HandlerRouting.route(
+                    entry, in: &context, answers: &answers,
+                    calling: { listener in claimed = StickyCall.claiming(sticky, for: entry) { call(listener) } },
+                    handling: { handler, _ in
+                        claimed = StickyCall.claiming(sticky, for: entry) { handle(handler, nil) }
+                    }, adapting: adapt)
+            else { continue }
             if case .called = route, !claimed { continue }
             run.note(route, for: entry)
         }
@@ -125,6 +127,29 @@ typealias HandlerCall = (consuming EventHandler, consuming AnyObject?) -> Void
 /// runs on that actor, or anywhere if it is `Sendable`; otherwise its call
 /// is scheduled on the actor.
 enum HandlerRouting {
+    /// The route to `entry`'s listener, a member of `P`'s post, calling it
+    /// here if that is where it runs; nil if it is gone or unregistered.
+    ///
+    /// A handler the entry holds (a token's, ``ListenerEntry/heldHandler``)
+    /// is called with no weak load: the entry keeps it until the token
+    /// unregisters it, which retires the entry first. Any other listener is
+    /// loaded through its weak reference and routed as below.
+    @inline(__always)
+    static func route<P>(
+        _ entry: ListenerEntry, in context: inout DeliveryContext, answers: inout ActorAnswers,
+        calling call: (P) -> Void, handling handle: HandlerCall, adapting adapt: Adapting<P>
+    ) -> Route? {
+        if let handler = entry.heldHandler {
+            guard !entry.isRetired else { return nil }
+            guard handler.postKey == ObjectIdentifier(P.self) else { return .skip }
+            return route(consume handler, loaded: nil, of: entry, in: &context, answers: &answers, handle)
+        }
+        guard let object = entry.liveObject else { return nil }
+        return route(
+            consume object, of: entry, in: &context, answers: &answers, calling: call, handling: handle,
+            adapting: adapt)
+    }
+
     /// The route to `object`, a member of `P`'s post, calling it here if
     /// that is where it runs: a closure handler through `handle`; an
     /// ``EventListener`` object through the ``EventListenerAdapter`` its
@@ -140,7 +165,7 @@ enum HandlerRouting {
     /// path of a weakly referenced object. A handler of another post is
     /// skipped.
     @inline(__always)
-    static func route<P>(
+    private static func route<P>(
         _ object: consuming AnyObject, of entry: ListenerEntry, in context: inout DeliveryContext,
         answers: inout ActorAnswers, calling call: (P) -> Void, handling handle: HandlerCall,
         adapting adapt: Adapting<P>

@@ -208,11 +208,11 @@ extension Broadcaster {
     func addClosure(
         _ listener: EventHandler, calledOn actor: isolated (any Actor)?, receivingSticky: Bool
     ) -> BroadcastToken {
-        let entry = ListenerEntry(object: listener, isolation: actor, onlyProtocol: nil)
+        // The token owns the closure listener and the entry holds it for the
+        // token: cancelling or releasing the token unregisters the entry, and
+        // the storage lets it go after unlocking.
+        let entry = ListenerEntry(holding: listener, isolation: actor)
         register(entry, receivingSticky: receivingSticky, from: actor)
-        // The token owns the closure listener: releasing the token releases
-        // it, which the weak table observes. Cancelling also unregisters at
-        // once, for callers that cancel while still holding the token.
         return BroadcastToken(retaining: RetainedListener(listener)) { [weak self] in
             self?.unregister(entry)
         }

@@ -5,9 +5,10 @@
 /// through a cast: a delivery that tried would not call it, and the suites
 /// would fail.
 ///
-/// Held strongly only by its ``BroadcastToken`` (or registration, or stream);
-/// the broadcaster holds it weakly like any listener, so releasing the token
-/// is what stops it.
+/// Owned by its ``BroadcastToken`` (or registration, or stream). The entry
+/// of a token's handler holds it strongly too, until the token unregisters
+/// it (``ListenerEntry/heldHandler``); a stream's is held weakly, like any
+/// listener.
 @usableFromInline
 final class ClosureListener<Event: Sendable>: EventHandler {
     private let handler: (Event) -> Void

@@ -6,7 +6,9 @@ final class ListenerEntry: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable, atomic, or the
     // `weak let`, whose loads are thread-safe and which is never reassigned;
     // the loaded listener reaches listener code only as `Routing` decides.
-    weak let object: AnyObject?
+    /// The listener, held weakly; nil from the start for a handler the entry
+    /// holds (``heldHandler``), which then has no weak reference to it.
+    private weak let weakObject: AnyObject?
 
     /// A key only while the listener lives: a dead object's address can be reused.
     let id: ObjectIdentifier
@@ -50,7 +52,7 @@ final class ListenerEntry: @unchecked Sendable {
         object: AnyObject, isolation: (any Actor)?, onlyProtocol: Any.Type?, isSendable: Bool = false,
         conformanceMayBeIsolated: Bool = false, registrationSite: RegistrationSite? = nil
     ) {
-        self.object = object
+        self.weakObject = object
         self.id = ObjectIdentifier(object)
         self.isolationBox = isolation.map(IsolationBox.for)
         self.isSendable = isSendable
@@ -61,6 +63,36 @@ final class ListenerEntry: @unchecked Sendable {
         #endif
         if let onlyProtocol { _ = extras.storeIfNil(EntryExtras(onlyProtocolType: onlyProtocol)) }
     }
+
+    /// The entry of a closure handler its ``BroadcastToken`` owns.
+    ///
+    /// It holds the handler strongly, so a post calls it with no weak load;
+    /// the storage lets the entry go when the token unregisters it
+    /// (``ProtocolIndex/noteRetired(_:releasing:)``).
+    init(holding handler: EventHandler, isolation: (any Actor)?) {
+        self.weakObject = nil
+        self.id = ObjectIdentifier(handler)
+        self.isolationBox = isolation.map(IsolationBox.for)
+        self.isSendable = false
+        self.conformanceMayBeIsolated = false
+        self.isHandler = true
+        #if DEBUG
+            self.registrationSite = nil
+        #endif
+        _ = extras.storeIfNil(EntryExtras(onlyProtocolType: nil, heldHandler: handler))
+    }
+
+    /// The listener: the handler the entry holds, or the object it
+    /// references weakly (nil once that object is gone).
+    var object: AnyObject? {
+        if let weakObject { return weakObject }
+        return heldHandler
+    }
+
+    /// The closure handler this entry holds strongly, for as long as the
+    /// entry lives; nil for every other entry.
+    @inline(__always)
+    var heldHandler: EventHandler? { extras.load()?.heldHandler }
 
     var onlyProtocolType: Any.Type? { extras.load()?.onlyProtocolType }
 
@@ -196,13 +228,18 @@ struct RegistrationSite: Sendable {
     let line: UInt
 }
 
-final class EntryExtras: Sendable {
+final class EntryExtras: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable or atomic; the
+    // held handler reaches its code only as `HandlerRouting` decides, as a
+    // listener loaded from an entry's weak reference does.
     let onlyProtocolType: Any.Type?
     let progress = StoredOnce<StickyProgress>()
     let eventListenerAdapter = StoredOnce<EventListenerAdapter>()
+    let heldHandler: EventHandler?
 
-    init(onlyProtocolType: Any.Type?) {
+    init(onlyProtocolType: Any.Type?, heldHandler: EventHandler? = nil) {
         self.onlyProtocolType = onlyProtocolType
+        self.heldHandler = heldHandler
     }
 }
 

@@ -238,6 +238,9 @@ struct ProtocolIndex {
         releasing releases: inout Releases
     ) -> Bool {
         guard generation == intake.generation, table.layoutVersion == intake.layoutVersion else { return false }
+        // An entry holding its handler unregistered while the intake was
+        // decided is not listed again: it left the index at once.
+        let admitted = admitted.contains { $0.isRetired } ? admitted.filter { !$0.isRetired } : admitted
         if intake.isRebuild {
             // The old members may hold the last reference to an entry, and
             // through it to the actor its listener registered from.
@@ -254,8 +257,19 @@ struct ProtocolIndex {
         return true
     }
 
+    /// Counts `entry`, just unregistered, among the members to filter out;
+    /// an entry that holds its handler leaves its post's index at once,
+    /// into `releases`, so that the handler is let go once nothing else
+    /// (a delivery under way) holds it.
     mutating func noteRetired(_ entry: ListenerEntry, releasing releases: inout Releases) {
         guard entry.listens(to: protocolID) else { return }
+        if let handler = entry.heldHandler {
+            guard handler.postKey == protocolID, let position = members.lastIndex(where: { $0 === entry }) else {
+                return
+            }
+            releases.keep(members.remove(at: position))
+            return
+        }
         retiredSinceFilter += 1
         guard retiredSinceFilter * 2 > members.count else { return }
         releases.keep(members)
