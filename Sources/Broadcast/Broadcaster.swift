@@ -36,6 +36,7 @@ public final class Broadcaster: Sendable {
     let storage = StorageLock()
     let mailboxes = ActorMailboxes()
     let unsettledCalls = UnsettledCallLimit()
+    let mainActorCasts = MainActorCasts()
     /// Nil writes debug-build diagnostics to standard error.
     let diagnosticHandler: (@Sendable (BroadcastDiagnostic) -> Void)?
     #if DEBUG

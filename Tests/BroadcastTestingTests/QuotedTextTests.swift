@@ -136,12 +136,17 @@ struct QuotedTextTests {
         let kinds: [BroadcastDiagnostic.Kind] = [
             .listenerReleasedOnRegistration, .isolatedConformanceRegisteredOffMainActor, .unsettledCallLimitReached,
         ]
+        // A listener with no actor, and, for the isolated-conformance report, one of an actor.
         return try kinds.flatMap { kind in
-            try [987654, 0].map { line in
-                let diagnostic = BroadcastDiagnostic(
-                    kind: kind, typeName: "PlaceholderType", protocolName: "PlaceholderProtocol",
-                    fileID: line > 0 ? "PlaceholderFile" : "", line: line)
-                return try pattern(diagnostic.description, placeholders: placeholders)
+            let actors: [String?] =
+                kind == .isolatedConformanceRegisteredOffMainActor ? [nil, "PlaceholderActor"] : [nil]
+            return try actors.flatMap { actor in
+                try [987654, 0].map { line in
+                    let diagnostic = BroadcastDiagnostic(
+                        kind: kind, typeName: "PlaceholderType", protocolName: "PlaceholderProtocol",
+                        fileID: line > 0 ? "PlaceholderFile" : "", line: line, registeringActor: actor)
+                    return try pattern(diagnostic.description, placeholders: placeholders)
+                }
             }
         }
     }

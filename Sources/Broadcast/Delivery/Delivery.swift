@@ -152,7 +152,10 @@ extension Broadcaster {
             var run = DeliveryRun()
             deliver.deliver(to: entries, onMainActor: onMainActor, sticky: sticky, in: &context, into: &run)
             if let learned = run.leftovers?.learned, !learned.isEmpty { self.record(learned, as: P.self) }
-            if !settling.isEmpty { self.settle(settling, as: P.self, in: &context) }
+            if !settling.isEmpty { self.settle(settling, as: P.self) }
+            // Debug builds: a listener with no actor called here may be one the
+            // isolated-conformance check reports, before any later wait returns.
+            if actor === MainActor.shared { self.checkIsolatedConformances(of: [], as: P.self, in: &context) }
         }
     }
 
@@ -161,15 +164,12 @@ extension Broadcaster {
     /// here (``ListenerEntry/noteConformanceIsolatedToMainActor(as:)``), so
     /// later broadcasts made elsewhere schedule its calls without a cast; one
     /// that is not was recorded by its call's route, and indexes drop it.
-    private func settle<P>(_ entries: [ListenerEntry], as _: P.Type, in context: inout DeliveryContext) {
+    private func settle<P>(_ entries: [ListenerEntry], as _: P.Type) {
         for entry in entries {
             guard let object = entry.liveObject, Conformance.conforms(object, to: P.self) else { continue }
             entry.noteConformanceIsolatedToMainActor(as: P.self)
         }
         unsettledCalls.give()
-        // Debug builds: a listener settled here may be one the
-        // isolated-conformance check reports, before any later wait returns.
-        checkIsolatedConformances(of: [], as: P.self, in: &context)
     }
 
     /// Debug builds: the calls a broadcast could not keep, reported once.

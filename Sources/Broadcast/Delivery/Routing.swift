@@ -172,7 +172,7 @@ enum Routing {
 
     /// The actor whose cast settles whether `entry` conforms: its own, or,
     /// for a user's listener with no actor, the main actor.
-    private static func actorSettling(_ entry: ListenerEntry) -> (any Actor)? {
+    static func actorSettling(_ entry: ListenerEntry) -> (any Actor)? {
         if let actor = entry.isolation { return actor }
         return entry.conformanceMayBeIsolated ? MainActor.shared : nil
     }

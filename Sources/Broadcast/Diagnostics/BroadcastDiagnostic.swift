@@ -41,6 +41,9 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
     /// The sentence of a kind this module does not know, given by the
     /// module that reports it.
     private let message: String?
+    /// For ``Kind/isolatedConformanceRegisteredOffMainActor``: the type of
+    /// the actor the listener registered on; nil when it has no actor.
+    private let registeringActor: String?
 
     /// Creates a diagnostic; for Broadcast's modules, which report their own
     /// mistakes.
@@ -55,10 +58,13 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
     ///   - line: The line of the call.
     ///   - message: The ``description`` of a kind declared outside this
     ///     module; ignored for this module's kinds, which write their own.
+    ///   - registeringActor: The type of the actor the listener registered
+    ///     on, if it has one.
     package init(
         kind: Kind, typeName: String, protocolName: String? = nil, notificationName: String? = nil,
-        reason: String? = nil, fileID: String, line: Int, message: String? = nil
+        reason: String? = nil, fileID: String, line: Int, message: String? = nil, registeringActor: String? = nil
     ) {
+        self.registeringActor = registeringActor
         self.kind = kind
         self.typeName = typeName
         self.protocolName = protocolName
@@ -77,12 +83,21 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
                 + "nothing else kept it alive, and a broadcaster holds listeners weakly, so it will never be called. "
                 + "Keep a strong reference to it, for example in a property of its owner."
         case .isolatedConformanceRegisteredOffMainActor:
-            "Broadcast: \(typeName)\(place) conforms to \(protocolName ?? "its protocol") only on the main actor "
-                + "(an isolated conformance) but was registered from code that is not isolated to the main actor, "
-                + "so it has no actor. This runtime checks the isolation, and a broadcast made elsewhere sends its "
-                + "call to the main actor, whose cast makes it; the runtimes of Apple OS releases before the 26 "
-                + "generation (iOS 18, macOS 15) do not, and a broadcast from another thread would call it there: "
-                + "a data race. Register it from main-actor code, for example in its @MainActor initializer."
+            if let registeringActor {
+                "Broadcast: \(typeName)\(place) conforms to \(protocolName ?? "its protocol") only on the main actor "
+                    + "(an isolated conformance) but was registered from code isolated to \(registeringActor), so a "
+                    + "broadcast made off the main actor sends its call to that actor, where this runtime finds no "
+                    + "conformance and skips it; the runtimes of Apple OS releases before the 26 generation (iOS 18, "
+                    + "macOS 15) do not check the isolation, and would call it there: a data race. Register it from "
+                    + "main-actor code, for example in its @MainActor initializer, or with calledOn: MainActor.shared."
+            } else {
+                "Broadcast: \(typeName)\(place) conforms to \(protocolName ?? "its protocol") only on the main actor "
+                    + "(an isolated conformance) but was registered from code that is not isolated to any actor, "
+                    + "so it has no actor. This runtime checks the isolation, and a broadcast made elsewhere sends its "
+                    + "call to the main actor, whose cast makes it; the runtimes of Apple OS releases before the 26 "
+                    + "generation (iOS 18, macOS 15) do not, and a broadcast from another thread would call it there: "
+                    + "a data race. Register it from main-actor code, for example in its @MainActor initializer."
+            }
         case .unsettledCallLimitReached:
             "Broadcast: a broadcast to \(protocolName ?? "a protocol") made off the main actor did not keep its calls "
                 + "to listeners registered with no actor, such as \(typeName)\(place), that the main actor has not "

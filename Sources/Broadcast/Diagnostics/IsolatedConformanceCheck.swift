@@ -22,6 +22,15 @@
         private struct Open {
             let listener: WeakListener
             let site: RegistrationSite?
+            let actor: String?
+        }
+
+        /// A listener that may be reported, and what the report says of it.
+        private struct Candidate {
+            let object: AnyObject
+            let site: RegistrationSite?
+            /// The type of the actor it registered on; nil for none.
+            let actor: String?
         }
 
         private struct State {
@@ -42,11 +51,12 @@
             // more than the lookup that tells there is nothing to answer.
             if entries.isEmpty, state.withLock({ $0.open[protocolID] == nil }) { return }
             let seesMainActor = context.castsAreDefinitive(on: MainActor.shared)
-            var candidates: [(object: AnyObject, key: Key, site: RegistrationSite?)] = []
+            var candidates: [(candidate: Candidate, key: Key)] = []
             for case let entry? in entries where entry.isolationBox?.isMainActor != true {
                 guard entry.listens(to: protocolID), let object = entry.liveObject else { continue }
                 let key = Key(type: ObjectIdentifier(type(of: object)), protocolType: protocolID)
-                candidates.append((object, key, entry.registrationSite))
+                let actor = entry.isolation.map { String(describing: type(of: $0)) }
+                candidates.append((Candidate(object: object, site: entry.registrationSite, actor: actor), key))
             }
             // Claimed under the lock, cast outside it.
             let (claimed, reopened) = state.withLock { state in
@@ -61,22 +71,23 @@
                 }
                 return (claimed, reopened)
             }
-            var conformingOnMainActor: [(object: AnyObject, site: RegistrationSite?)] = []
+            var conformingOnMainActor: [Candidate] = []
             for (_, open) in reopened {
                 guard let object = open.listener.object, Conformance.conforms(object, to: P.self) else { continue }
-                conformingOnMainActor.append((object, open.site))
+                conformingOnMainActor.append(Candidate(object: object, site: open.site, actor: open.actor))
             }
             for position in claimed {
-                let candidate = candidates[position]
+                let (candidate, key) = candidates[position]
                 let conformsHere = Conformance.conforms(candidate.object, to: P.self)
                 if seesMainActor {
-                    if conformsHere { conformingOnMainActor.append((candidate.object, candidate.site)) }
+                    if conformsHere { conformingOnMainActor.append(candidate) }
                 } else if !conformsHere {
                     // Open until the main actor can tell.
-                    let open = Open(listener: WeakListener(candidate.object), site: candidate.site)
+                    let open = Open(
+                        listener: WeakListener(candidate.object), site: candidate.site, actor: candidate.actor)
                     state.withLock { state in
-                        state.claimed.remove(candidate.key)
-                        state.open[protocolID, default: [:]][candidate.key.type] = open
+                        state.claimed.remove(key)
+                        state.open[protocolID, default: [:]][key.type] = open
                     }
                 }
             }
@@ -90,7 +101,8 @@
                     kind: .isolatedConformanceRegisteredOffMainActor,
                     typeName: String(describing: Swift.type(of: listener.object)),
                     protocolName: String(describing: P.self),
-                    fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0)
+                    fileID: listener.site.map { "\($0.fileID)" } ?? "", line: listener.site.map { Int($0.line) } ?? 0,
+                    registeringActor: listener.actor)
                 broadcaster.report(diagnostic)
             }
         }

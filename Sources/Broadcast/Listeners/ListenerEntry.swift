@@ -133,11 +133,16 @@ final class ListenerEntry: @unchecked Sendable {
         UInt32(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(protocolType))) | 1
     }
 
-    /// A user's listener with no actor whose conformances the main actor has
-    /// not settled, on a runtime that checks isolated conformances.
-    var isUnsettledWithNoActor: Bool {
+    /// A user's listener with no actor, on a runtime that checks isolated
+    /// conformances: a failed cast off the main actor tells nothing, and
+    /// the main actor's cast settles it.
+    var isSettledByMainActor: Bool {
         isolationBox == nil && conformanceMayBeIsolated && Self.runtimeChecksIsolatedConformances
-            && !hasConformanceIsolatedToMainActor
+    }
+
+    /// ``isSettledByMainActor``, and not found a `P` only there yet.
+    var isUnsettledWithNoActor: Bool {
+        isSettledByMainActor && !hasConformanceIsolatedToMainActor
     }
 
     func noteConformanceIsolatedToMainActor<P>(as _: P.Type) {

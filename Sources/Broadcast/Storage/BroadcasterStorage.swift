@@ -242,7 +242,7 @@ struct BroadcasterStorage {
         _ entry: ListenerEntry, receivingSticky: Bool, releasing releases: inout Releases
     ) -> RegistrationPlan {
         guard table.add(entry, releasing: &releases) else { return RegistrationPlan() }
-        let settles = entry.isolationBox != nil && !indexes.all.isEmpty
+        let settles = (entry.isolationBox != nil || entry.isSettledByMainActor) && !indexes.all.isEmpty
         return RegistrationPlan(
             added: true,
             replays: receivingSticky ? sticky.all.filter { entry.listens(to: $0.protocolID) } : [],
@@ -350,7 +350,8 @@ struct BroadcasterStorage {
 struct RegistrationPlan: Sendable {
     var added = false
     var replays: [StickyBroadcast] = []
-    /// For an entry of an actor: the indexes' protocols, to settle its class for.
+    /// The indexes' protocols, to settle the entry's class for on the actor
+    /// that settles it (its own; the main actor for one with no actor).
     var protocolsToSettle: [Any.Type] = []
     var known = KnownNonconformances()
 }

@@ -37,7 +37,7 @@ struct IsolatedConformanceCheckTests {
                 diagnostics.all.first?.description
                     == "Broadcast: MainConformer registered at BroadcastTests/IsolatedConformanceCheckTests.swift:"
                     + "\(line) conforms to Ping only on the main actor (an isolated conformance) but was registered "
-                    + "from code that is not isolated to the main actor, so it has no actor. This runtime checks "
+                    + "from code that is not isolated to any actor, so it has no actor. This runtime checks "
                     + "the isolation, and a broadcast made elsewhere sends its call to the main actor, whose cast "
                     + "makes it; the runtimes of Apple OS releases before the 26 generation (iOS 18, macOS 15) do "
                     + "not, and a broadcast from another thread would call it there: a data race. Register it from "
@@ -80,7 +80,24 @@ struct IsolatedConformanceCheckTests {
 
             #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor])
             #expect(diagnostics.all.map(\.line) == [line])
-            withExtendedLifetime(conformer) {}
+            // It has the registrar's actor, and the report says so.
+            #expect(
+                diagnostics.all.first?.description
+                    == "Broadcast: MainConformer registered at BroadcastTests/IsolatedConformanceCheckTests.swift:"
+                    + "\(line) conforms to Ping only on the main actor (an isolated conformance) but was registered "
+                    + "from code isolated to Registrar, so a broadcast made off the main actor sends its call to "
+                    + "that actor, where this runtime finds no conformance and skips it; the runtimes of Apple OS "
+                    + "releases before the 26 generation (iOS 18, macOS 15) do not check the isolation, and would "
+                    + "call it there: a data race. Register it from main-actor code, for example in its @MainActor "
+                    + "initializer, or with calledOn: MainActor.shared.")
+            // As the report says: a broadcast made off the main actor does not call it.
+            let record = CallRecord()
+            let pinged = MainConformer(id: 6, record: record)
+            _ = await registrar.run { _ in broadcaster.addListener(pinged) }
+            _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            await broadcaster.waitForScheduledDeliveries()
+            #expect(record.calls(of: 6).isEmpty)
+            withExtendedLifetime((conformer, pinged)) {}
         }
 
         @Test(.timeLimit(.minutes(1)))

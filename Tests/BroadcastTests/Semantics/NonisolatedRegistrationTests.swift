@@ -7,27 +7,30 @@ import Testing
 /// Registered from a `nonisolated async` setup function or a dependency
 /// container, it has no actor, and a cast off the main actor cannot tell it
 /// from a listener that does not conform, so the call goes to the main
-/// actor, whose cast makes it and settles the listener. It is called wherever
-/// its conformance holds, and on the main actor whatever thread broadcast,
-/// from the first broadcast.
+/// actor, whose cast makes it. The main actor takes the listener in as soon
+/// as it runs after the registration, casting it for every protocol
+/// broadcast to before: from then on, a broadcast made elsewhere to one of
+/// those counts the call if it conforms; one racing the registration, or
+/// the first made elsewhere to another protocol, does not, and the main
+/// actor's cast settles it.
 @Suite("Isolated conformance registered from non-isolated code")
 struct NonisolatedRegistrationTests {
     @Test(.timeLimit(.minutes(1)))
     @MainActor
-    func aScreenRegisteredFromNonisolatedCodeIsCalledOnTheMainActorFromTheFirstBroadcast() async {
+    func aScreenRegisteredFromNonisolatedCodeIsCountedFromTheFirstBroadcastAfterItsRegistrationReturns() async {
         let broadcaster = Broadcaster()
         let record = CallRecord()
+        #expect(broadcaster.broadcast(to: Ping.self) { $0.ping(0) } == 0)
         let screen = IsolatedPinger(id: 1, record: record)
         await registerFromNonisolatedCode(screen, with: broadcaster)
 
-        // The first background broadcast cannot tell it from a listener that
-        // does not conform: the call goes to the main actor, not counted,
-        // whose cast makes it and settles the screen.
+        // Back on the main actor, which took the screen in first and found
+        // it a `Ping` only there: the first background broadcast schedules
+        // its call there, counted.
         let first = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+        #expect(first == 1)
         #expect(await drained(broadcaster))
-        #expect(first == 0)
         #expect(record.calls(of: 1).map(\.onMainQueue) == [true])
-        // Settled: a background broadcast schedules its call on the main actor, counted.
         let second = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(2) } }
         #expect(await drained(broadcaster))
         #expect(second == 1)
@@ -44,6 +47,25 @@ struct NonisolatedRegistrationTests {
         #expect(broadcaster.isRegistered(screen))
     }
 
+    /// The queries made off the main actor agree with the broadcast: counted, scheduled there.
+    @Test(.timeLimit(.minutes(1)))
+    @MainActor
+    func offTheMainActorTheQueriesCountItFromItsRegistration() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = IsolatedPinger(id: 4, record: record)
+        _ = broadcaster.listenerCount(of: Ping.self)  // the index exists
+        await registerFromNonisolatedCode(screen, with: broadcaster)
+        #expect(await onNewThread { broadcaster.listenerCount(of: Ping.self) } == 1)
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: screen, to: Ping.self) }
+        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        #expect(
+            explanation.description.hasSuffix(
+                "it registered with no actor, and the main actor found a conformance that can be used only there"))
+        #expect(await onNewThread { broadcaster.listeners(of: Ping.self).count } == 0)
+        #expect(record.calls(of: 4).isEmpty)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     @MainActor
     func aMainActorBroadcastCallsItBeforeAnyBackgroundOne() async {
@@ -51,7 +73,8 @@ struct NonisolatedRegistrationTests {
         let record = CallRecord()
         let screen = IsolatedPinger(id: 3, record: record)
         await registerFromNonisolatedCode(screen, with: broadcaster)
-        // The index takes it in on a background thread first.
+        // The index takes it in on a background thread first: `Ping` was not
+        // broadcast to before, so the main actor has not cast it for `Ping`.
         #expect(await onNewThread { broadcaster.listenerCount(of: Ping.self) } == 0)
         #expect(broadcaster.listenerCount(of: Ping.self) == 1)
         #expect(broadcaster.broadcast(to: Ping.self) { $0.ping(1) } == 1)
@@ -59,41 +82,49 @@ struct NonisolatedRegistrationTests {
         #expect(record.calls(of: 3).map(\.onMainQueue) == [true])
     }
 
+    /// Registered and broadcast to from a plain thread while the main actor
+    /// is held: the broadcast races the registration, so it does not count
+    /// the call it sends to the main actor; the main actor's cast makes it
+    /// and settles the screen, and later broadcasts count it.
     @Test(.timeLimit(.minutes(1)))
-    func aScreenRegisteredFromNonisolatedCodeStaysReachableFromBackgroundThreads() async {
+    func aBroadcastRacingItsRegistrationSendsTheCallUncounted() async {
         let broadcaster = Broadcaster()
         let record = CallRecord()
         let screen = MainConformer(id: 2, record: record)
-        broadcaster.addListener(screen)  // non-isolated code: no actor
-        var made: [Int] = []
-        for n in 1...3 {
+        let (first, explanation) = await onNewThreadWhileTheMainActorIsHeld {
+            broadcaster.addListener(screen)  // a plain thread: no actor
+            let explanation = broadcaster.deliveryExplanation(for: screen, to: Ping.self)
+            return (broadcaster.broadcast(to: Ping.self) { $0.ping(1) }, explanation)
+        }
+        #expect(first == 0, "racing its registration: the main actor has not taken it in")
+        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        #expect(explanation.description.hasSuffix("not counted until the main actor has cast it"))
+        #expect(await drained(broadcaster))
+        var made = [first]
+        for n in 2...3 {
             made.append(await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(n) } })
             #expect(await drained(broadcaster))
         }
-        #expect(made == [0, 1, 1], "the first call is not counted: the main actor's cast decides it")
+        #expect(made == [0, 1, 1])
         #expect(record.calls(of: 2).map(\.onMainQueue) == [true, true, true])
-        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: screen, to: Ping.self) }
-        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        let settled = await onNewThread { broadcaster.deliveryExplanation(for: screen, to: Ping.self) }
+        #expect(settled == .scheduledIfConforming(on: MainActor.shared))
         #expect(await onNewThread { broadcaster.listenerCount(of: Ping.self) } == 1)
         #expect(await onNewThread { broadcaster.listeners(of: Ping.self).count } == 0)
         withExtendedLifetime(screen) {}
     }
 
+    /// A listener with no actor that does not conform is not counted by a
+    /// broadcast made after its registration returns, to a protocol the
+    /// broadcaster had broadcast to: the main actor's take-in cast it, and
+    /// the index drops it, so no call waits with the payload.
     @Test(.timeLimit(.minutes(1)))
-    func aBystanderIsNotCountedAndKeepsThePayloadOnlyUntilTheMainActorSettlesIt() async {
+    @MainActor
+    func aListenerThatDoesNotConformIsNotCountedAfterItsRegistrationReturns() async {
         let broadcaster = Broadcaster()
+        #expect(broadcaster.broadcast(to: Carrier.self, with: Payload()) { $0.carry($1) } == 0)
         let bystanders = (0..<10).map { _ in Stranger() }
-        for bystander in bystanders { broadcaster.addListener(bystander) }
-        var firstPayload: Payload? = Payload()
-        weak let firstReleased = firstPayload
-        let first = await onNewThread { [firstPayload] in
-            broadcaster.broadcast(to: Carrier.self, with: firstPayload!) { $0.carry($1) }
-        }
-        firstPayload = nil
-        #expect(first == 0)
-        #expect(await drained(broadcaster))
-        #expect(firstReleased == nil, "released once the main actor has cast the bystanders")
-        // Settled: a later broadcast schedules nothing, and nothing keeps its payload.
+        for bystander in bystanders { await registerFromNonisolatedCode(bystander, with: broadcaster) }
         let (made, released) = await onNewThread {
             var payload: Payload? = Payload()
             weak let released = payload
@@ -107,6 +138,61 @@ struct NonisolatedRegistrationTests {
         let explanation = await onNewThread { broadcaster.deliveryExplanation(for: bystanders[0], to: Carrier.self) }
         #expect(explanation == .doesNotConform)
         withExtendedLifetime(bystanders) {}
+    }
+
+    /// Racing its registration, a listener that does not conform is not
+    /// counted either; its call waits for the main actor's cast with the
+    /// payload, which is released once the main actor has cast it.
+    @Test(.timeLimit(.minutes(1)))
+    func aBystanderRacingItsRegistrationIsNotCountedAndKeepsThePayloadOnlyUntilTheMainActorCastsIt() async {
+        let broadcaster = Broadcaster()
+        let bystanders = (0..<10).map { _ in Stranger() }
+        let firstReleased = await onNewThreadWhileTheMainActorIsHeld {
+            for bystander in bystanders { broadcaster.addListener(bystander) }
+            var payload: Payload? = Payload()
+            weak let released = payload
+            let first = broadcaster.broadcast(to: Carrier.self, with: payload!) { $0.carry($1) }
+            payload = nil
+            return WeakPayload(made: first, payload: released)
+        }
+        #expect(firstReleased.made == 0)
+        #expect(await drained(broadcaster))
+        #expect(firstReleased.payload == nil, "released once the main actor has cast the bystanders")
+        // Settled: a later broadcast schedules nothing, and nothing keeps its payload.
+        let (made, released) = await onNewThread {
+            var payload: Payload? = Payload()
+            weak let released = payload
+            let made = broadcaster.broadcast(to: Carrier.self, with: payload!) { $0.carry($1) }
+            payload = nil
+            return (made, released == nil)
+        }
+        #expect(made == 0)
+        #expect(released, "no call waits with the payload")
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: bystanders[0], to: Carrier.self) }
+        #expect(explanation == .doesNotConform)
+        withExtendedLifetime(bystanders) {}
+    }
+
+    /// To a protocol not broadcast to before it registered, the main actor
+    /// has not cast the screen: the first broadcast made elsewhere sends the
+    /// call there uncounted, and the main actor's cast settles the screen;
+    /// the next is counted.
+    @Test(.timeLimit(.minutes(1)))
+    @MainActor
+    func theFirstBroadcastMadeElsewhereToAProtocolNotBroadcastBeforeDoesNotCountTheScreen() async {
+        let broadcaster = Broadcaster()
+        let record = CallRecord()
+        let screen = IsolatedPinger(id: 5, record: record)
+        await registerFromNonisolatedCode(screen, with: broadcaster)
+        let first = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+        #expect(await drained(broadcaster))
+        #expect(first == 0)
+        #expect(record.calls(of: 5).map(\.onMainQueue) == [true])
+        let second = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(2) } }
+        #expect(await drained(broadcaster))
+        #expect(second == 1)
+        #expect(record.calls(of: 5).map(\.onMainQueue) == [true, true])
+        withExtendedLifetime(screen) {}
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -166,6 +252,8 @@ struct NonisolatedRegistrationTests {
     @Test(.timeLimit(.minutes(1)))
     func threadsBroadcastingWhileTheMainActorSettlesCountExactlyTheCallsMade() async {
         let broadcaster = Broadcaster()
+        // The bystanders' take-in settles them for `Ping`: never counted.
+        _ = broadcaster.broadcast(to: Ping.self) { $0.ping(0) }
         let record = CallRecord()
         let screens = await MainActor.run { (0..<4).map { IsolatedPinger(id: $0, record: record) } }
         for screen in screens { await registerFromNonisolatedCode(screen, with: broadcaster) }
@@ -198,21 +286,10 @@ struct NonisolatedRegistrationTests {
         let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
         let record = CallRecord()
         let screen = MainConformer(id: 30, record: record)
-        broadcaster.addListener(screen)  // non-isolated code: no actor
-        let mainActorHeld = DispatchSemaphore(value: 0)
-        let releaseMainActor = DispatchSemaphore(value: 0)
-        let holder = Task.detached {
-            await MainActor.run {
-                mainActorHeld.signal()
-                releaseMainActor.wait()
-            }
-        }
-        let counted = await onNewThread {
-            mainActorHeld.wait()
-            defer { releaseMainActor.signal() }
+        let counted = await onNewThreadWhileTheMainActorIsHeld {
+            broadcaster.addListener(screen)  // a plain thread: no actor
             return (1...1_005).reduce(0) { made, n in made + broadcaster.broadcast(to: Ping.self) { $0.ping(n) } }
         }
-        await holder.value
         #expect(await drained(broadcaster))
         #expect(counted == 0)
         #expect(record.calls(of: 30).count == 1_000, "the calls of the first 1,000 broadcasts, no more")
@@ -256,6 +333,33 @@ struct NonisolatedRegistrationTests {
 
 /// A payload whose release a test observes.
 final class Payload: Sendable {}
+
+/// A broadcast's count, and its payload held weakly.
+struct WeakPayload: Sendable {
+    let made: Int
+    weak var payload: Payload?
+}
+
+/// Runs `body` on a new thread while the main actor is held: nothing
+/// enqueued on the main actor meanwhile (the take-in of a listener
+/// registered with no actor, a scheduled call) runs before `body` returns.
+func onNewThreadWhileTheMainActorIsHeld<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    let mainActorHeld = DispatchSemaphore(value: 0)
+    let releaseMainActor = DispatchSemaphore(value: 0)
+    let holder = Task.detached {
+        await MainActor.run {
+            mainActorHeld.signal()
+            releaseMainActor.wait()
+        }
+    }
+    let result = await onNewThread {
+        mainActorHeld.wait()
+        defer { releaseMainActor.signal() }
+        return body()
+    }
+    await holder.value
+    return result
+}
 
 protocol Carrier: AnyObject { func carry(_ payload: Payload) }
 

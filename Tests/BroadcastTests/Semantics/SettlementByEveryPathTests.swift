@@ -4,9 +4,10 @@ import Testing
 
 /// A call the main actor settles means one thing on every path.
 ///
-/// A listener registered with no actor, whose cast fails off the main actor, is called
-/// there if it conforms there, and is then settled (counted from the next
-/// broadcast made elsewhere). A replay waits within the unsettled-call limit,
+/// A listener registered with no actor, whose cast fails off the main actor
+/// before the main actor has taken it in, is called there if it conforms
+/// there, and is then settled (counted from the next broadcast made
+/// elsewhere). A replay waits within the unsettled-call limit,
 /// as a broadcast's calls do; an awaited broadcast's caller awaits its call,
 /// so it takes no room.
 @Suite("A call the main actor settles, on every path")
@@ -33,19 +34,10 @@ struct SettlementByEveryPathTests {
         let broadcaster = Broadcaster()
         let record = CallRecord()
         let screen = MainConformer(id: 41, record: record)
-        broadcaster.addListener(screen)  // non-isolated code: no actor
         let late = MainConformer(id: 42, record: record)
-        let mainActorHeld = DispatchSemaphore(value: 0)
-        let releaseMainActor = DispatchSemaphore(value: 0)
-        let holder = Task.detached {
-            await MainActor.run {
-                mainActorHeld.signal()
-                releaseMainActor.wait()
-            }
-        }
-        await onNewThread {
-            mainActorHeld.wait()
-            defer { releaseMainActor.signal() }
+        await onNewThreadWhileTheMainActorIsHeld {
+            // Registered from a plain thread before the main actor has run: not taken in.
+            broadcaster.addListener(screen)
             // The first 1,000 broadcasts' calls wait for the main actor's cast;
             // the sticky one after them keeps its state, not its call.
             for n in 1...1_000 { _ = broadcaster.broadcast(to: Ping.self) { $0.ping(n) } }
@@ -53,7 +45,6 @@ struct SettlementByEveryPathTests {
             // No room for the replay's call either.
             broadcaster.addListener(late, receivingSticky: true)
         }
-        await holder.value
         #expect(await drained(broadcaster))
         #expect(record.calls(of: 41).count == 1_000)
         #expect(record.calls(of: 42).isEmpty, "the replay beyond the limit was not kept")
@@ -91,7 +82,6 @@ struct SettlementByEveryPathTests {
         let releaser = MainActorReleaser(releasingOn: 2, releaseMainActor)
         broadcaster.addListener(releaser)
         let screen = MainConformer(id: 45, record: record)
-        broadcaster.addListener(screen)  // non-isolated code: no actor
         let holder = Task.detached {
             await MainActor.run {
                 mainActorHeld.signal()
@@ -100,6 +90,8 @@ struct SettlementByEveryPathTests {
         }
         await onNewThread {
             mainActorHeld.wait()
+            // Registered from a plain thread before the main actor has run: not taken in.
+            broadcaster.addListener(screen)
             for n in 1...1_000 { _ = broadcaster.broadcast(to: Ping.self) { $0.ping(-n) } }
         }
         // The limit is full; the awaited broadcast's call still goes to the main actor.
