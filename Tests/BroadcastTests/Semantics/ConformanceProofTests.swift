@@ -27,6 +27,49 @@ struct ConformanceProofTests {
     }
 }
 
+extension ConformanceProofTests {
+    /// The same place through another entry point: an explanation asked by
+    /// code with no actor on the actor's executor does not promise a call on
+    /// the main actor, where the conformance does not hold; the broadcast
+    /// made there schedules a call the main actor's cast does not make.
+    @Test(.timeLimit(.minutes(1)))
+    @MainActor
+    func anExplanationAskedOnAnActorsExecutorByCodeWithNoActorPromisesNoCallElsewhere() async {
+        let broadcaster = Broadcaster()
+        let pinger = ProofPinger()
+        broadcaster.addListener(pinger, calledOn: MainActor.shared)
+        let (explanation, made) = await explainAndBroadcastOnProofActor(pinger, broadcaster)
+        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        #expect(made == 1, "scheduled on the main actor, counted")
+        #expect(await drained(broadcaster))
+        #expect(pinger.calls == 0, "the main actor's cast finds no conformance there")
+    }
+}
+
+/// A `Ping` only on ``ProofActor``.
+final class ProofPinger: Sendable {
+    private let count = Atomic<Int>(0)
+    var calls: Int { count.load(ordering: .relaxed) }
+    fileprivate func record() { count.add(1, ordering: .relaxed) }
+}
+
+extension ProofPinger: @ProofActor Ping {
+    func ping(_ n: Int) { record() }
+}
+
+@ProofActor func explainAndBroadcastOnProofActor(_ pinger: ProofPinger, _ broadcaster: Broadcaster) -> (
+    DeliveryExplanation, Int
+) {
+    explainAndBroadcastFromSynchronousCodeWithNoActor(pinger, broadcaster)
+}
+
+/// Runs on its caller's executor, with no actor of its own (`#isolation` is nil).
+nonisolated func explainAndBroadcastFromSynchronousCodeWithNoActor(_ pinger: ProofPinger, _ broadcaster: Broadcaster)
+    -> (DeliveryExplanation, Int)
+{
+    (broadcaster.deliveryExplanation(for: pinger, to: Ping.self), broadcaster.broadcast(to: Ping.self) { $0.ping(1) })
+}
+
 @globalActor actor ProofActor {
     static let shared = ProofActor()
 }

@@ -103,6 +103,47 @@ struct SettlementByEveryPathTests {
     }
 }
 
+extension SettlementByEveryPathTests {
+    /// The payload form, asked while the limit is full: the awaited call is
+    /// made on the main actor before the broadcast returns, and nothing
+    /// reports a refusal (a broadcast that found no room would).
+    @Test(.timeLimit(.minutes(1)))
+    func anAwaitedBroadcastWithAPayloadIsNeitherRefusedNorReportedWhileTheLimitIsFull() async {
+        let diagnostics = DiagnosticLog()
+        let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+        let record = CallRecord()
+        let releaseMainActor = DispatchSemaphore(value: 0)
+        let releaser = MainActorReleaser(releasingOn: 7, releaseMainActor)
+        broadcaster.addListener(releaser)
+        let screen = MainConformer(id: 46, record: record)
+        let mainActorHeld = DispatchSemaphore(value: 0)
+        let holder = Task.detached {
+            await MainActor.run {
+                mainActorHeld.signal()
+                releaseMainActor.wait()
+            }
+        }
+        await onNewThread {
+            mainActorHeld.wait()
+            broadcaster.addListener(screen)  // a plain thread: no actor
+            // Exactly the limit: these broadcasts are kept, and fill it.
+            for n in 1...1_000 { _ = broadcaster.broadcast(to: Ping.self) { $0.ping(-n) } }
+        }
+        let made = await awaitedBroadcastFromNonisolatedCode(broadcaster, with: 7)
+        await holder.value
+        #expect(await drained(broadcaster))
+        #expect(made == 2)
+        #expect(record.calls(of: 46).count == 1_001)
+        #expect(!diagnostics.all.contains { $0.kind == .unsettledCallLimitReached })
+        withExtendedLifetime((releaser, screen)) {}
+    }
+}
+
+/// An awaited broadcast with a payload, from code isolated to no actor.
+nonisolated func awaitedBroadcastFromNonisolatedCode(_ broadcaster: Broadcaster, with value: Int) async -> Int {
+    await broadcaster.broadcast(awaitingEach: Ping.self, with: value) { $0.ping($1) }
+}
+
 /// A listener with no actor that releases a semaphore when called with one value.
 final class MainActorReleaser: Ping, Sendable {
     private let value: Int
