@@ -34,6 +34,7 @@ import Testing
             var results: [Link?] = []
             var cleared: Bool?
             var state: StickyEventState<Link>?
+            var keptWhenCancelled: Link?
 
             init(_ broadcaster: Broadcaster) { self.broadcaster = broadcaster }
 
@@ -241,6 +242,46 @@ import Testing
             }
             // Cancelled before the take, and after it: both outcomes are forced.
             #expect(gaps.count >= 3)
+        }
+
+        /// The take reads whether its entry is still registered in the trip
+        /// that clears the state: a consumer cancelled while the state is
+        /// still kept never takes it, and the next consumer does.
+        @Test func aConsumerCancelledWhileTheStateIsKeptNeverTakesIt() async {
+            await Interleavings.forEachGap {
+                Self.fresh { subject in
+                    subject.addHandler(consuming: true)
+                    subject.laterToken = subject.broadcaster.addHandler(for: Link.self, consumingSticky: true) {
+                        [laterCalls = subject.laterCalls] link in laterCalls.withLock { $0.append(link) }
+                    }
+                }
+            } operation: { subject in
+                subject.broadcaster.post(Link(path: 1), sticky: true)
+            } competitor: { subject in
+                subject.keptWhenCancelled = subject.kept
+                subject.token?.cancel()
+            } check: { subject, gap in
+                if subject.keptWhenCancelled != nil {
+                    #expect(subject.calls.withLock { $0 }.isEmpty, "\(gap)")
+                    #expect(subject.laterCalls.withLock { $0 } == [Link(path: 1)], "\(gap)")
+                }
+            }
+        }
+
+        /// With no other consumer, the state a cancelled consumer did not
+        /// take stays kept, for a consumer registering later.
+        @Test func aStateKeptWhenItsOnlyConsumerIsCancelledStaysKept() async {
+            await Interleavings.forEachGap {
+                Self.fresh { $0.addHandler(consuming: true) }
+            } operation: { subject in
+                subject.broadcaster.post(Link(path: 1), sticky: true)
+            } competitor: { subject in
+                subject.keptWhenCancelled = subject.kept
+                subject.token?.cancel()
+            } check: { subject, gap in
+                guard subject.keptWhenCancelled != nil else { return }
+                #expect(subject.kept == Link(path: 1), "\(gap)")
+            }
         }
     }
 #endif
