@@ -100,6 +100,24 @@ struct IsolatedConformanceCheckTests {
             withExtendedLifetime((conformer, pinged)) {}
         }
 
+        /// Found by a broadcast on the main actor, the report of a listener
+        /// of another actor names that actor.
+        @Test(.timeLimit(.minutes(1)))
+        func theReportOfAListenerOfAnotherActorFoundByAMainActorBroadcastNamesItsActor() async {
+            let diagnostics = DiagnosticLog()
+            let broadcaster = Broadcaster(onDiagnostic: diagnostics.record)
+            let conformer = MainConformer(id: 7, record: CallRecord())
+            let registrar = Registrar()
+            _ = await registrar.run { _ in broadcaster.addListener(conformer) }
+            _ = await MainActor.run { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+            await broadcaster.waitForScheduledDeliveries()
+            #expect(diagnostics.all.map(\.kind) == [.isolatedConformanceRegisteredOffMainActor])
+            let description = diagnostics.all.first?.description ?? ""
+            #expect(description.contains("was registered from code isolated to Registrar, so a broadcast"))
+            #expect(!description.contains("so it has no actor"))
+            withExtendedLifetime(conformer) {}
+        }
+
         @Test(.timeLimit(.minutes(1)))
         func aClassAndProtocolAreReportedOnce() async {
             let diagnostics = DiagnosticLog()

@@ -1,5 +1,6 @@
 import Broadcast
 import Foundation
+import Synchronization
 import Testing
 
 /// A listener with a conformance isolated to the main actor, registered from no actor.
@@ -195,6 +196,42 @@ struct NonisolatedRegistrationTests {
         withExtendedLifetime(screen) {}
     }
 
+    /// Found a `Ping` only on the main actor, the screen counts, for a
+    /// broadcast made elsewhere to another protocol, as a listener registered
+    /// on the main actor: its call is scheduled there, counted, from that
+    /// protocol's first broadcast.
+    @Test(.timeLimit(.minutes(1)))
+    func onceFoundIsolatedToTheMainActorItIsCountedForAnotherProtocolFromItsFirstBroadcast() async {
+        let broadcaster = Broadcaster()
+        let screen = DualScreen()
+        broadcaster.addListener(screen)  // non-isolated code: no actor
+        _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+        #expect(await drained(broadcaster))
+        #expect(screen.pings == 1)
+        let carried = await onNewThread { broadcaster.broadcast(to: Carrier.self, with: Payload()) { $0.carry($1) } }
+        #expect(carried == 1)
+        #expect(await drained(broadcaster))
+        #expect(screen.carries == 1)
+        withExtendedLifetime(screen) {}
+    }
+
+    /// The queries agree: off the main actor, counted and scheduled there.
+    @Test(.timeLimit(.minutes(1)))
+    func onceFoundIsolatedToTheMainActorTheQueriesCountItForAnotherProtocol() async {
+        let broadcaster = Broadcaster()
+        let screen = DualScreen()
+        broadcaster.addListener(screen)  // non-isolated code: no actor
+        _ = await onNewThread { broadcaster.broadcast(to: Ping.self) { $0.ping(1) } }
+        #expect(await drained(broadcaster))
+        #expect(await onNewThread { broadcaster.listenerCount(of: Carrier.self) } == 1)
+        let explanation = await onNewThread { broadcaster.deliveryExplanation(for: screen, to: Carrier.self) }
+        #expect(explanation == .scheduledIfConforming(on: MainActor.shared))
+        #expect(
+            explanation.description.hasSuffix(
+                "it registered with no actor, and the main actor found a conformance that can be used only there"))
+        withExtendedLifetime(screen) {}
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func backgroundBroadcastsReachTheScreenInOrderBesideACalledOnListener() async {
         let broadcaster = Broadcaster()
@@ -338,6 +375,24 @@ struct NonisolatedRegistrationTests {
 
 /// A payload whose release a test observes.
 final class Payload: Sendable {}
+
+/// A screen whose conformances to `Ping` and `Carrier` are isolated to the main actor.
+final class DualScreen: Sendable {
+    private let pinged = Mutex(0)
+    private let carried = Mutex(0)
+    var pings: Int { pinged.withLock { $0 } }
+    var carries: Int { carried.withLock { $0 } }
+    fileprivate func notePing() { pinged.withLock { $0 += 1 } }
+    fileprivate func noteCarry() { carried.withLock { $0 += 1 } }
+}
+
+extension DualScreen: @MainActor Ping {
+    func ping(_ n: Int) { notePing() }
+}
+
+extension DualScreen: @MainActor Carrier {
+    func carry(_ payload: Payload) { noteCarry() }
+}
 
 /// A broadcast's count, and its payload held weakly.
 struct WeakPayload: Sendable {
