@@ -100,8 +100,8 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let numbers = received.map(\.number)
             #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 < $1 }, "received out of order or twice")
             #expect(numbers.count <= accounted.sent + accounted.mayBeLost + 1)
-            try await sender.stop(within: .seconds(2))
-            try await receiver.stop(within: .seconds(2))
+            try await sender.stop(within: .seconds(10))
+            try await receiver.stop(within: .seconds(10))
         }
     }
 
@@ -128,8 +128,8 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     reconnecting.post(number)
                 }
                 try await eventually("the stopped server noticed") { reconnecting.relay.status == .reconnecting }
-                try await inFlight.stop(within: .seconds(2))
-                try await reconnecting.stop(within: .seconds(2))
+                try await inFlight.stop(within: .seconds(10))
+                try await reconnecting.stop(within: .seconds(10))
                 for instance in [inFlight, reconnecting] {
                     let counts = instance.relay.counts
                     #expect(counts.sent + counts.notSent + counts.mayBeLost == 100, "\(instance.name): \(counts)")
