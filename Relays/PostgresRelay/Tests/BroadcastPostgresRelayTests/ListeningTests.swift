@@ -49,6 +49,7 @@ import Testing
             (.encodingFailed(Underlying()), .encodingFailed, "encodingFailed"),
             (.outgoingBufferFull(capacity: 1), .outgoingBufferFull, "outgoingBufferFull"),
             (.relayStopped, .relayStopped, "relayStopped"),
+            (.notRelayedInTransactions("Int"), .notRelayedInTransactions, "notRelayedInTransactions"),
             (.serverRejected(Underlying()), .serverRejected, "serverRejected"),
             (.sendInterrupted(Underlying()), .sendInterrupted, "sendInterrupted"),
             (.notAnEnvelope(payload: "", underlying: Underlying()), .notAnEnvelope, "notAnEnvelope"),
