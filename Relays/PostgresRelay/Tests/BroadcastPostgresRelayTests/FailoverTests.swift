@@ -68,7 +68,11 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try await disrupt(server, disruption, instances: [sender, receiver])
                 for (instance, gapsBefore) in zip([sender, receiver], gapsBefore) {
                     do {
-                        try await eventually("\(instance.name) resuming after disruption \(round)") {
+                        // A loaded machine reads back thousands of events
+                        // per gap slowly: it can take seconds.
+                        try await eventually(
+                            "\(instance.name) resuming after disruption \(round)", within: .seconds(30)
+                        ) {
                             instance.relay.counts.gaps > gapsBefore && instance.relay.status == .listening
                         }
                     } catch {
@@ -79,7 +83,9 @@ enum Disruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
             let posted = await load.stop()
 
-            try await eventually("every event posted accounted for") {
+            // What waited in the buffer (up to 10,000 events a second of
+            // disruption) is sent at the pace of a loaded machine.
+            try await eventually("every event posted accounted for", within: .seconds(60)) {
                 let counts = sender.relay.counts
                 return counts.sent + counts.notSent + counts.mayBeLost >= posted
             }
