@@ -23,7 +23,7 @@ let package = Package(
         .trait(
             name: "PostgresRelay",
             description:
-                "The BroadcastPostgresRelay library (postgres-nio, swift-nio, swift-log, swift-service-lifecycle)"
+                "The BroadcastPostgresRelay library (postgres-nio, swift-nio, swift-log, swift-service-lifecycle, swift-distributed-tracing)"
         ),
         .default(enabledTraits: []),
     ],
@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .target(name: "Broadcast"),
@@ -56,6 +57,11 @@ let package = Package(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: ["PostgresRelay"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgresRelay"])),
+                // The trace context an envelope carries between instances
+                // (`ServiceContext`, which this product includes).
+                .product(
+                    name: "Instrumentation", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["PostgresRelay"])),
             ]
         ),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "BroadcastTesting"]),

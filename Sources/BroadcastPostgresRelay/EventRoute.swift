@@ -8,7 +8,7 @@
     final class EventRoute<Event: Codable & Sendable>: RelayRoute {
         let channel: String
         let sticky: Bool
-        private let context: RouteContext
+        let context: RouteContext
         /// Shared with the other routes of the channel on this instance.
         private let deliveryLine: DeliveryLine
         private let typeName = String(reflecting: Event.self)
@@ -81,18 +81,19 @@
                 report(.eventNotSent, .encodingFailed(error))
                 return
             }
-            send(eventJSON, payload: { $0.payload(eventJSON: eventJSON, number: $1) })
+            send(eventJSON, payload: { $0.payload(eventJSON: eventJSON, number: $1, trace: $2) })
         }
 
         /// Called where the sticky `Event` was cleared.
         private func sendCleared() {
-            send(Self.clearedMarker, payload: { $0.clearedPayload(number: $1) })
+            send(Self.clearedMarker, payload: { $0.clearedPayload(number: $1, trace: $2) })
         }
 
         /// Sends the envelope `payload` makes along this instance's trail,
-        /// with its number on the channel, unless the state `stateJSON` was
-        /// received from this relay's database.
-        private func send(_ stateJSON: String, payload makePayload: (RelayTrail, UInt64) -> String) {
+        /// with its number on the channel and the posting task's trace
+        /// context, unless the state `stateJSON` was received from this
+        /// relay's database.
+        private func send(_ stateJSON: String, payload makePayload: (RelayTrail, UInt64, TraceCarrier?) -> String) {
             let trail: RelayTrail
             if let crossing = RelayCrossing.call(
                 of: context.relay, instance: context.instance.id, eventType: ObjectIdentifier(Event.self),
@@ -109,9 +110,13 @@
                     changes.withLockedValue { $0.latestOwnSequence = max($0.latestOwnSequence ?? 0, trail.sequence) }
                 }
             }
+            // Read on the posting thread, before the lock: a received event
+            // forwarded through another relay is posted inside the context
+            // its envelope carried, and takes it along.
+            let trace = TraceCarrier.current()
             let enqueued = context.outgoing.enqueue(
                 channel: channel, typeName: typeName, keepsState: sticky, limit: context.payloadLimit
-            ) { makePayload(trail, $0) }
+            ) { makePayload(trail, $0, trace) }
             switch enqueued {
             case .enqueued:
                 break
@@ -126,8 +131,10 @@
 
         func receive(_ payload: String) -> MissedEnvelopes? {
             let written = WrittenEnvelope(reading: payload)
-            if !sticky, let written, written.trail.path.first != context.instance.id,
-                let number = written.number, let sender = written.trail.path.last
+            // This instance's own events are not counted, but for those posted
+            // in a transaction, which come back to be posted here too.
+            if !sticky, let written, written.isTransactional || written.trail.path.first != context.instance.id,
+                let number = written.number, let sender = written.numberingSender
             {
                 switch numbers.withLockedValue({ $0.takeLive(number, from: sender) }) {
                 case .next:
@@ -175,7 +182,7 @@
             context.reporter.report(
                 RelayReport(
                     .eventsLost, channel: channel, typeName: typeName,
-                    loss: RelayLoss(instanceID: sender, numbers: lost)))
+                    loss: RelayLoss(sender: sender, numbers: lost)))
         }
 
         /// Posts the envelope `payload` carries (`written` if it is laid out
@@ -185,26 +192,46 @@
             // without decoding its event. A sticky type's own changes are read
             // (``isOwnLatestChangeToRestore(_:_:)``).
             if !sticky, let written {
-                if written.trail.path.first == context.instance.id {
+                let isOwn = written.trail.path.first == context.instance.id
+                if isOwn, !written.isTransactional {
                     context.reporter.counters.countEcho()
                     return
                 }
-                // Another instance's event, as a relay writes it: only the
-                // event is decoded (an event that does not decode is decoded
-                // again below, for the skip's report).
+                // Another instance's event, or this one's committed in a
+                // transaction, as a relay writes it: only the event is decoded
+                // (an event that does not decode is decoded again below, for
+                // the skip's report).
                 if let eventJSON = written.eventJSON, let event = decodedEvent(eventJSON) {
-                    deliverInOrder(State(event: event, json: nil), receivedAlong: written.trail)
+                    let state = State(event: event, json: nil, trace: written.trace)
+                    deliverInOrder(state, receivedAlong: written.trail, committedHere: isOwn)
                     return
                 }
             }
             guard let (trail, state) = decode(payload, written: written) else { return }
-            deliverInOrder(state, receivedAlong: trail)
+            deliverInOrder(state, receivedAlong: trail, committedHere: false)
         }
 
-        private func deliverInOrder(_ state: State, receivedAlong trail: RelayTrail) {
+        private func deliverInOrder(_ state: State, receivedAlong trail: RelayTrail, committedHere: Bool) {
             deliveryLine.deliverInOrder { [self] in
-                deliver(state, receivedAlong: trail)
+                if committedHere {
+                    deliverCommitted(state, postedAlong: trail)
+                } else {
+                    deliver(state, receivedAlong: trail)
+                }
             }
+        }
+
+        /// Posts `state`, posted here in a transaction along `trail`, now
+        /// that the transaction committed, unless it was posted already (by
+        /// another relay of this broadcaster on the same database); runs in
+        /// its turn on the channel's ``DeliveryLine``.
+        private func deliverCommitted(_ state: State, postedAlong trail: RelayTrail) {
+            guard context.instance.recordPosting(origin: context.instance.id, sequence: trail.sequence) else {
+                context.reporter.counters.countEcho()
+                return
+            }
+            context.reporter.counters.countReceived()
+            apply(state, trail: trail)
         }
 
         /// Posts `state`, received along `trail`, unless it was posted here
@@ -280,6 +307,8 @@
         private struct State: Sendable {
             let event: Event?
             let json: String?
+            /// The trace context the envelope carried, posted in.
+            var trace: TraceCarrier? = nil
         }
 
         /// The trail and the state of the envelope `payload` carries, `written`
@@ -305,7 +334,8 @@
                 report(.payloadSkipped, problem(with: payload, decodingError: error))
                 return nil
             }
-            guard let state = state(event) else { return nil }
+            guard var state = state(event) else { return nil }
+            state.trace = envelope.trace.map(TraceCarrier.init(values:))
             return (envelope.trail, state)
         }
 
@@ -321,7 +351,7 @@
             }
             return RelayEnvelope(
                 v: RelayEnvelopeHeader.currentVersion, seq: written.trail.sequence, n: written.number,
-                path: written.trail.path,
+                tx: written.isTransactional ? true : nil, path: written.trail.path, trace: written.trace?.values,
                 event: event, cleared: event == nil ? true : nil)
         }
 
@@ -348,6 +378,10 @@
         /// Posts `state` on the broadcaster (sticky, for a sticky type), or
         /// clears the sticky `Event`, as received along `trail`.
         private func apply(_ state: State, trail: RelayTrail) {
+            TraceCarrier.whileIn(state.trace) { applyInContext(state, trail: trail) }
+        }
+
+        private func applyInContext(_ state: State, trail: RelayTrail) {
             let skipped = sendingHandler.withLockedValue { $0 }
             if skipped != nil, context.instance.isOnlyRoute(of: ObjectIdentifier(Event.self)) {
                 // No other relay's handler is called for the event, and every
@@ -387,7 +421,7 @@
         /// JSON text is empty.
         private static var clearedMarker: String { "" }
 
-        private func encode(_ event: Event) throws -> String {
+        func encode(_ event: Event) throws -> String {
             String(decoding: try encoder.encode(event), as: UTF8.self)
         }
 

@@ -73,6 +73,14 @@
     ///   (``RelayReport/Kind/eventsLost``, ``RelayLoss``), so that every
     ///   number of every instance heard from is received, read back, or
     ///   reported lost.
+    /// - **With the app's transaction.** ``post(_:inTransactionOn:)`` posts
+    ///   an event on a connection inside a transaction: every instance's
+    ///   listeners, this one's included, receive it once the transaction
+    ///   commits, and none if it rolls back.
+    /// - **The sender's trace travels along.** The trace context of the task
+    ///   that posts (`ServiceContext.current`, injected by the instrument of
+    ///   swift-distributed-tracing) rides in the envelope, and the receiving
+    ///   instance posts the event inside it.
     /// - **Reconnects.** After a lost connection the relay reconnects, with a
     ///   growing random delay, reports the gap (``RelayReport/Kind/resumed``)
     ///   and resumes. Events posted meanwhile wait in a bounded buffer and are
@@ -110,10 +118,10 @@
         public let relayedEvents: [RelayedEvents]
 
         private let instance: InstanceIdentity
-        private let routes: [any RelayRoute]
+        let routes: [any RelayRoute]
         private let outgoing: OutgoingQueue
         private let reporter: RelayReporter
-        private let logger: Logger
+        let logger: Logger
         private let sendingTokens: NIOLockedValueBox<[BroadcastToken]>
         private let hasRun = Atomic<Bool>(false)
         private let liveInstances = LiveInstances()

@@ -33,6 +33,8 @@
             public static let outgoingBufferFull = Code("outgoingBufferFull")
             /// ``PostgresRelayError/relayStopped``.
             public static let relayStopped = Code("relayStopped")
+            /// ``PostgresRelayError/notRelayedInTransactions(_:)``.
+            public static let notRelayedInTransactions = Code("notRelayedInTransactions")
             /// ``PostgresRelayError/serverRejected(_:)``.
             public static let serverRejected = Code("serverRejected")
             /// ``PostgresRelayError/sendInterrupted(_:)``.
@@ -60,6 +62,7 @@
             case .encodingFailed: .encodingFailed
             case .outgoingBufferFull: .outgoingBufferFull
             case .relayStopped: .relayStopped
+            case .notRelayedInTransactions: .notRelayedInTransactions
             case .serverRejected: .serverRejected
             case .sendInterrupted: .sendInterrupted
             case .notAnEnvelope: .notAnEnvelope

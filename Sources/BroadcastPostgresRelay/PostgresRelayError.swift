@@ -31,6 +31,10 @@
         case outgoingBufferFull(capacity: Int)
         /// The relay stopped before the event was sent.
         case relayStopped
+        /// ``PostgresRelay/post(_:inTransactionOn:)`` was given an event of
+        /// this type (its name), which the relay does not relay, or relays
+        /// with `sticky: true`.
+        case notRelayedInTransactions(String)
         /// The server refused the `NOTIFY`; nothing was sent.
         case serverRejected(any Error)
         /// The connection failed while the event was being sent: the server may
@@ -70,6 +74,8 @@
                 "\(capacity) events are already waiting to be sent."
             case .relayStopped:
                 "The relay stopped before the event was sent."
+            case .notRelayedInTransactions(let typeName):
+                "\(typeName) is not relayed, or is relayed sticky; a transaction can post only a type relayed without sticky."
             case .serverRejected(let error):
                 "The server refused the NOTIFY: \(Self.describe(error))."
             case .sendInterrupted(let error):

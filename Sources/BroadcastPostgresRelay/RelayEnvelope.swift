@@ -19,12 +19,21 @@
     ///   receiver sees which it missed, and reads them from ``EventLog``, or
     ///   reports them lost. A relay reads an envelope without it, and
     ///   checks nothing for it.
+    /// - `tx`: `true` in the envelope of an event posted in a transaction of
+    ///   the app's (``PostgresRelay/post(_:inTransactionOn:)``), which the
+    ///   database numbers in `n` apart from the sender's other envelopes, in
+    ///   the order the transactions commit (see ``TransactionalNumbers``);
+    ///   absent otherwise.
     /// - `path`: the instances the event has been posted on, its origin first.
     ///   A relay never posts an event whose path names its own instance: its own
     ///   notifications come back to it (PostgreSQL delivers a notification to
     ///   every listening session, the sender's too), and relays chained through
     ///   several databases would otherwise carry an event back to where it was
     ///   posted.
+    /// - `trace`: the trace context of the post that sent it, as the
+    ///   instrument of swift-distributed-tracing injected it (for example
+    ///   `{"traceparent":"00-…"}`); absent when the post had none
+    ///   (``TraceCarrier``).
     /// - `event`: the event, as `JSONEncoder` writes it, with sorted keys.
     /// - `cleared`: `true`, in place of `event`, in the envelope of a sticky
     ///   state cleared on a type relayed with `sticky: true`
@@ -35,7 +44,9 @@
         let v: Int
         let seq: UInt64
         let n: UInt64?
+        let tx: Bool?
         let path: [String]
+        let trace: [String: String]?
         let event: Event?
         let cleared: Bool?
 
@@ -76,27 +87,42 @@
         let path: [String]
 
         /// The payload carrying `eventJSON` along this trail, numbered
-        /// `number` on its channel (no `n` if nil).
+        /// `number` on its channel (no `n` if nil), with the trace context
+        /// `trace` (no `trace` if nil).
         ///
         /// Written by hand around the event's JSON, which the handler has
         /// already encoded: the instance identifiers are hexadecimal digits,
         /// which need no escaping. A receiver reads this layout without
         /// decoding the envelope (``WrittenEnvelope``).
-        func payload(eventJSON: String, number: UInt64? = nil) -> String {
-            payload(carrying: "\"event\":\(eventJSON)", number: number)
+        func payload(eventJSON: String, number: UInt64? = nil, trace: TraceCarrier? = nil) -> String {
+            let (head, tail) = payload(carrying: "\"event\":\(eventJSON)", transactional: false, trace: trace)
+            return head + (number.map { ",\"n\":\($0)" } ?? "") + tail
         }
 
         /// The payload saying, along this trail, that a sticky state was
         /// cleared.
-        func clearedPayload(number: UInt64? = nil) -> String {
-            payload(carrying: "\"cleared\":true", number: number)
+        func clearedPayload(number: UInt64? = nil, trace: TraceCarrier? = nil) -> String {
+            let (head, tail) = payload(carrying: "\"cleared\":true", transactional: false, trace: trace)
+            return head + (number.map { ",\"n\":\($0)" } ?? "") + tail
         }
 
-        private func payload(carrying field: String, number: UInt64?) -> String {
+        /// The payload of an event posted in a transaction, in two parts
+        /// that its number goes between: the database numbers it as the
+        /// transaction writes it (``TransactionalNumbers``).
+        func transactionalPayload(eventJSON: String, trace: TraceCarrier?) -> (head: String, tail: String) {
+            let (head, tail) = payload(carrying: "\"event\":\(eventJSON)", transactional: true, trace: trace)
+            return (head + ",\"n\":", tail)
+        }
+
+        /// The envelope before where its number goes, and after.
+        private func payload(carrying field: String, transactional: Bool, trace: TraceCarrier?) -> (String, String) {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")
-            let numbered = number.map { ",\"n\":\($0)" } ?? ""
-            return
-                "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence)\(numbered),\"path\":[\(path)],\(field)}"
+            let tx = transactional ? ",\"tx\":true" : ""
+            let traced = trace.map { ",\"trace\":\($0.json)" } ?? ""
+            return (
+                "{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":\(sequence)",
+                "\(tx),\"path\":[\(path)]\(traced),\(field)}"
+            )
         }
     }
 #endif

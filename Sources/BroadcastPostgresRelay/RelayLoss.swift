@@ -13,6 +13,19 @@
         public let instanceID: String
         /// Their numbers on the channel, every one of them lost.
         public let numbers: ClosedRange<UInt64>
+        /// Whether they were posted in transactions of the app's
+        /// (``PostgresRelay/post(_:inTransactionOn:)``), which an instance
+        /// numbers apart from its other events, 1, 2, 3… on each channel.
+        public let inTransactions: Bool
+
+        /// The loss of `numbers` from `sender`, an instance or its
+        /// transactions (``TransactionalNumbers/sender(_:)``).
+        init(sender: String, numbers: ClosedRange<UInt64>) {
+            let instance = TransactionalNumbers.instance(numberingAs: sender)
+            instanceID = instance ?? sender
+            inTransactions = instance != nil
+            self.numbers = numbers
+        }
 
         /// How many were lost.
         public var count: Int { numbers.count }
@@ -21,7 +34,7 @@
         public var description: String {
             let which =
                 count == 1 ? "number \(numbers.lowerBound)" : "numbers \(numbers.lowerBound)...\(numbers.upperBound)"
-            return "\(count) from instance \(instanceID) (\(which))"
+            return "\(count) from instance \(instanceID)\(inTransactions ? "'s transactions" : "") (\(which))"
         }
     }
 #endif

@@ -42,6 +42,8 @@
             }
             try await connection.runToEnd(EventLog.create, logger: logger)
             setup.answered()
+            try await connection.runToEnd(TransactionalNumbers.create, logger: logger)
+            setup.answered()
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
             setup.answered()
             try await connection.listen(on: LiveInstances.channel) { heartbeats in
@@ -174,6 +176,11 @@
                 try await connection.runToEnd(
                     EventLog.prune(
                         sender: instanceID, latest: latest, window: configuration.recoveryWindow,
+                        keptCount: configuration.recoveryWindowEvents),
+                    logger: logger)
+                try await connection.runToEnd(
+                    TransactionalNumbers.prune(
+                        sender: TransactionalNumbers.sender(instanceID), window: configuration.recoveryWindow,
                         keptCount: configuration.recoveryWindowEvents),
                     logger: logger)
             }

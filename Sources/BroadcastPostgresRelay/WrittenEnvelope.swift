@@ -14,8 +14,24 @@
         let trail: RelayTrail
         /// The envelope's number on its channel, `n`; nil if it has none.
         let number: UInt64?
+        /// Whether the event was posted in a transaction of the app's, `tx`:
+        /// its number counts apart from the sender's other envelopes
+        /// (``numberingSender``).
+        let isTransactional: Bool
+        /// The trace context of the post that sent it, `trace`; nil if it has
+        /// none.
+        let trace: TraceCarrier?
         /// The event's JSON; nil in the envelope of a cleared sticky state.
         let eventJSON: Substring?
+
+        /// Who numbered the envelope, for the receiver's account and
+        /// ``EventLog``'s rows: the sender, `path`'s last instance, or, for
+        /// an event posted in a transaction, that sender's transactions
+        /// (``TransactionalNumbers/sender(_:)``).
+        var numberingSender: String? {
+            guard let sender = trail.path.last else { return nil }
+            return isTransactional ? TransactionalNumbers.sender(sender) : sender
+        }
 
         /// Reads `payload`; nil unless it is laid out as ``RelayTrail`` writes
         /// an envelope, with an `event` or `"cleared":true`.
@@ -28,9 +44,19 @@
             } else {
                 number = nil
             }
-            guard text.skip(Self.pathStart), let path = text.readPath(), text.skip(Self.fieldSeparator) else {
+            isTransactional = text.skip(Self.transactional)
+            guard text.skip(Self.pathStart), let path = text.readPath(), text.skip(Self.pathEnd) else {
                 return nil
             }
+            if text.skip(Self.traceKey) {
+                guard let object = text.readObject(), let trace = TraceCarrier(json: Substring(object)) else {
+                    return nil
+                }
+                self.trace = trace
+            } else {
+                trace = nil
+            }
+            guard text.skip(Self.fieldSeparator) else { return nil }
             trail = RelayTrail(sequence: sequence, path: path)
             if text.elementsEqual(Self.cleared) {
                 eventJSON = nil
@@ -45,8 +71,11 @@
         // not for each notification read.
         private static let head = Array("{\"v\":\(RelayEnvelopeHeader.currentVersion),\"seq\":".utf8)
         private static let numberKey = Array(",\"n\":".utf8)
+        private static let transactional = Array(",\"tx\":true".utf8)
         private static let pathStart = Array(",\"path\":[".utf8)
-        private static let fieldSeparator = Array("],".utf8)
+        private static let pathEnd = Array("]".utf8)
+        private static let traceKey = Array(",\"trace\":".utf8)
+        private static let fieldSeparator = Array(",".utf8)
         private static let eventKey = Array("\"event\":".utf8)
         private static let cleared = Array("\"cleared\":true}".utf8)
     }
@@ -68,6 +97,46 @@
             else { return nil }
             self = dropFirst(digits.count)
             return number
+        }
+
+        /// Reads a JSON object whose values are strings, as `JSONEncoder`
+        /// writes one (no spaces), up to and with its closing brace; nil,
+        /// leaving the text, if it is not one.
+        fileprivate mutating func readObject() -> Substring.UTF8View? {
+            var rest = self
+            guard rest.skip([UInt8(ascii: "{")]) else { return nil }
+            if rest.skip([UInt8(ascii: "}")]) {
+                defer { self = rest }
+                return self[..<rest.startIndex]
+            }
+            while true {
+                guard rest.skipString(), rest.skip([UInt8(ascii: ":")]), rest.skipString() else { return nil }
+                if rest.skip([UInt8(ascii: "}")]) { break }
+                guard rest.skip([UInt8(ascii: ",")]) else { return nil }
+            }
+            defer { self = rest }
+            return self[..<rest.startIndex]
+        }
+
+        /// Drops a JSON string, its quotes and escapes included.
+        fileprivate mutating func skipString() -> Bool {
+            guard first == UInt8(ascii: "\"") else { return false }
+            var index = self.index(after: startIndex)
+            while index < endIndex {
+                switch self[index] {
+                case UInt8(ascii: "\\"):
+                    // The escaped character is not the string's end.
+                    index = self.index(after: index)
+                    guard index < endIndex else { return false }
+                case UInt8(ascii: "\""):
+                    self = self[self.index(after: index)...]
+                    return true
+                default:
+                    break
+                }
+                index = self.index(after: index)
+            }
+            return false
         }
 
         /// Reads the strings of a path up to its closing bracket, which it

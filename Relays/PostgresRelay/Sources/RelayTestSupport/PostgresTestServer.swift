@@ -4,8 +4,8 @@ import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// A throwaway PostgreSQL server on loopback: its own data directory in a
-/// temporary folder, a free port, trust authentication; started with
-/// `initdb` and `pg_ctl`, stopped and deleted by ``stop()``.
+/// temporary folder (a copy of one `initdb` made once per process), a free
+/// port, trust authentication; stopped and deleted by ``stop()``.
 ///
 /// PostgreSQL refuses to run as root, so as root (as CI runs) the commands
 /// run as the `postgres` system user, through `runuser`.
@@ -58,14 +58,11 @@ public final class PostgresTestServer: Sendable {
                 [.ownerAccountName: "postgres", .groupOwnerAccountName: "postgres"], ofItemAtPath: directory.path)
         }
         do {
-            let initdb = try launch(
-                binaries.appendingPathComponent("initdb"),
-                [
-                    "-D", directory.appendingPathComponent("data").path, "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                    "--no-locale", "--no-sync",
-                ],
-                log: directory.appendingPathComponent("initdb.log"))
-            try await initdb.succeed(within: .seconds(60))
+            let copy = try launch(
+                URL(fileURLWithPath: "/bin/cp"),
+                ["-a", try await template.value.path, directory.appendingPathComponent("data").path],
+                log: directory.appendingPathComponent("copy.log"))
+            try await copy.succeed(within: .seconds(60))
             // A port taken meanwhile by another program fails the start: try
             // another.
             var lastError: (any Error)?
@@ -84,6 +81,45 @@ public final class PostgresTestServer: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
+    }
+
+    /// The data directory that `initdb` made once in this process, which
+    /// each server copies; made by the first server to start (a static
+    /// constant is initialized once, whichever threads ask).
+    ///
+    /// `initdb` takes seconds of processor time; the tests start some thirty
+    /// servers at once, and on a loaded 2-core machine their `initdb`s went
+    /// over the tests' time limits. A copy takes a fraction of one.
+    private static let template = Task<URL, any Error> {
+        guard let binaries = binaryDirectory else { throw Failure(unavailableReason ?? "PostgreSQL is unavailable") }
+        return try await makeTemplate(binaries: binaries)
+    }
+
+    /// The folder of ``template``, deleted when the process
+    /// exits.
+    private static let templateDirectory = NIOLockedValueBox<URL?>(nil)
+
+    private static func makeTemplate(binaries: URL) async throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("broadcast-relay-pg-template-\(UInt32.random(in: .min ... .max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        templateDirectory.withLockedValue { $0 = directory }
+        atexit {
+            if let directory = PostgresTestServer.templateDirectory.withLockedValue({ $0 }) {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+        if isRoot {
+            try FileManager.default.setAttributes(
+                [.ownerAccountName: "postgres", .groupOwnerAccountName: "postgres"], ofItemAtPath: directory.path)
+        }
+        let data = directory.appendingPathComponent("data")
+        let initdb = try launch(
+            binaries.appendingPathComponent("initdb"),
+            ["-D", data.path, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-locale", "--no-sync"],
+            log: directory.appendingPathComponent("initdb.log"))
+        try await initdb.succeed(within: .seconds(60))
+        return data
     }
 
     /// Starts the stopped server again, on the same port, and waits until it

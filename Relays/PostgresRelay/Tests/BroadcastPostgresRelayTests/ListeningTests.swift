@@ -12,7 +12,7 @@ import Testing
             try await within(.seconds(10), "the first relay listening") { try await first.relay.listening() }
             try await within(.seconds(10), "the second relay listening") { try await second.relay.listening() }
             #expect(first.relay.status == .listening)
-            try await within(.seconds(1), "listening() on a listening relay") { try await first.relay.listening() }
+            try await within(.seconds(5), "listening() on a listening relay") { try await first.relay.listening() }
             first.post(1)
             try await second.messages.wait("the message posted once both listen") { $0.count == 1 }
             try await first.stop()
@@ -31,7 +31,7 @@ import Testing
 
         try await unreachable.stop()
         let stopped = await #expect(throws: PostgresRelayError.self) {
-            try await within(.seconds(1), "listening() on a stopped relay") { try await unreachable.relay.listening() }
+            try await within(.seconds(5), "listening() on a stopped relay") { try await unreachable.relay.listening() }
         }
         #expect(stopped?.code == .relayStopped)
     }
@@ -49,6 +49,7 @@ import Testing
             (.encodingFailed(Underlying()), .encodingFailed, "encodingFailed"),
             (.outgoingBufferFull(capacity: 1), .outgoingBufferFull, "outgoingBufferFull"),
             (.relayStopped, .relayStopped, "relayStopped"),
+            (.notRelayedInTransactions("Int"), .notRelayedInTransactions, "notRelayedInTransactions"),
             (.serverRejected(Underlying()), .serverRejected, "serverRejected"),
             (.sendInterrupted(Underlying()), .sendInterrupted, "sendInterrupted"),
             (.notAnEnvelope(payload: "", underlying: Underlying()), .notAnEnvelope, "notAnEnvelope"),

@@ -37,6 +37,52 @@ import Testing
         #expect(payloads(await queue.next(limit: 10)) == ["a#1", "b#2", "c#3", "d#4", "e#5"])
     }
 
+    /// A sender waiting for events is woken by events put back, and takes
+    /// them first, in their order, with their numbers and the failure that
+    /// interrupted their statement; put back into a queue closed meanwhile
+    /// (a graceful shutdown), they are still taken before the queue says it
+    /// is finished.
+    @Test func eventsPutBackWakeTheWaitingSenderAndAreTakenFirstEvenOnceClosed() async throws {
+        struct Interrupted: Error {}
+        let queue = OutgoingQueue(capacity: 100)
+        for text in ["a", "b", "c"] { _ = Self.enqueue(queue, text) }
+        guard case .batch(let batch) = await queue.next(limit: 10) else {
+            Issue.record("expected a batch")
+            return
+        }
+        let taken = Collected<[String]>()
+        let sender = Task {
+            let next = await queue.next(limit: 10)
+            taken.append(payloads(next))
+            guard case .batch(let again) = next else { return }
+            #expect(again.allSatisfy { $0.interruption is Interrupted })
+        }
+        // Whether or not the sender waits yet, the put back reaches it.
+        queue.putBack(
+            batch.map { notification in
+                var interrupted = notification
+                interrupted.interruption = Interrupted()
+                return interrupted
+            }[...])
+        try await taken.wait("the events put back, taken", within: .seconds(10)) { !$0.isEmpty }
+        await sender.value
+        #expect(taken.all == [["a#1", "b#2", "c#3"]])
+
+        _ = Self.enqueue(queue, "d")
+        guard case .batch(let second) = await queue.next(limit: 10) else {
+            Issue.record("expected a batch")
+            return
+        }
+        queue.close()
+        _ = Self.enqueue(queue, "refused")
+        queue.putBack(second[...])
+        #expect(payloads(await queue.next(limit: 10)) == ["d#4"])
+        guard case .finished = await queue.next(limit: 10) else {
+            Issue.record("expected the closed queue finished once empty")
+            return
+        }
+    }
+
     /// Put back even when full or closed: they were accepted.
     @Test func eventsArePutBackIntoAFullOrClosedQueue() async {
         let queue = OutgoingQueue(capacity: 1)

@@ -1,6 +1,8 @@
 import Broadcast
 import BroadcastPostgresRelay
+import Logging
 import PostgresNIO
+import Tracing
 
 /// The README's Swift blocks, copied verbatim.
 ///
@@ -47,6 +49,27 @@ enum ReadmeSamples {
         broadcaster.clearStickyEvent(for: OnlineUsers.self)  // cleared on every instance
         // End of the sample.
         _ = relay
+    }
+
+    static func postingWithATransaction(
+        client: PostgresClient, relay: PostgresRelay, message: ChatMessage, logger: Logger
+    ) async throws {
+        // Verbatim from Relays/PostgresRelay/README.md
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "INSERT INTO messages (room, text) VALUES (\(message.room), \(message.text))", logger: logger)
+            try await relay.post(message, inTransactionOn: connection)
+        }
+        // End of the sample.
+    }
+
+    static func tracing(broadcaster: Broadcaster) {
+        // Verbatim from Relays/PostgresRelay/README.md
+        withSpan("close room") { span in
+            span.attributes["room"] = "lobby"
+            broadcaster.post(ChatMessage(room: "lobby", text: "Closing"))  // carries this span's context
+        }
+        // End of the sample.
     }
 
     static func configuring(broadcaster: Broadcaster, connection: PostgresConnection.Configuration) throws {

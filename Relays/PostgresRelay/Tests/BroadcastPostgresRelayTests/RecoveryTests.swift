@@ -228,7 +228,10 @@ import Testing
         try await withServer { server in
             let sender = try RelayInstance("sender", server: server) {
                 Self.quick(&$0)
-                $0.healthCheckInterval = .milliseconds(300)
+                // Long enough that a loaded machine does not miss a health
+                // check before the freeze: event 0 would then wait, and be
+                // reported not sent.
+                $0.healthCheckInterval = .seconds(1)
             }
             try await sender.waitUntilListening()
             try await server.freeze()
@@ -236,7 +239,7 @@ import Testing
                 sender.post(0)
                 try await eventually("the statement interrupted") { sender.relay.status == .reconnecting }
                 for number in 1..<10 { sender.post(number) }
-                try await sender.stop(within: .seconds(3))
+                try await sender.stop(within: .seconds(10))
             } catch {
                 try? server.thaw()
                 throw error

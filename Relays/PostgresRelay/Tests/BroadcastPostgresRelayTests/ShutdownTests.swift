@@ -39,7 +39,7 @@ import Testing
             try await second.waitUntilListening()
             #expect(try await otherSessions(on: server) == 2)
 
-            try await first.stop(within: .seconds(2))
+            try await first.stop(within: .seconds(5))
             #expect(first.relay.status == .stopped)
             // Reports reach the spy through a task reading the stream.
             try await first.reports.wait("the stopped report") { $0.last?.kind == .stopped }
@@ -72,7 +72,7 @@ import Testing
         try await instance.reports.wait("a failed connection attempt") { $0.contains { $0.kind == .connectionFailed } }
         #expect(instance.relay.status == .connecting)
 
-        try await instance.stop(within: .seconds(2))
+        try await instance.stop(within: .seconds(5))
         let notSent = try await instance.reports.wait("the events not sent") { reports in
             reports.filter { $0.kind == .eventNotSent }.count >= 2
         }.filter { $0.kind == .eventNotSent }
