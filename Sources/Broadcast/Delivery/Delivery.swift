@@ -65,8 +65,8 @@ extension Broadcaster {
     /// for itself, which no tap sees.
     @inline(__always)
     func watch(_ kind: BroadcastObservation.Kind, of subject: (any Any.Type)?, sticky: Bool) -> TapWatch? {
-        guard let tap = tapSlot.load(), let subject else { return nil }
-        return TapWatch.started(by: self, tap: tap, kind, of: subject, sticky: sticky)
+        guard hasTap.load(ordering: .acquiring), let subject else { return nil }
+        return TapWatch.started(by: self, kind, of: subject, sticky: sticky)
     }
 
     /// Debug builds: the isolated-conformance check, with no lock held.

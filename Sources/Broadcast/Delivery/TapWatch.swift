@@ -15,8 +15,11 @@ final class TapBox: Sendable {
 /// synchronous part (``Broadcaster/watch(_:of:sticky:)``).
 ///
 /// Made only when a tap is set: a broadcaster with none enters no code of
-/// this file.
-struct TapWatch {
+/// this file. A class: a delivery holds an optional reference, a pointer
+/// compared with nil, where an optional struct holding existentials was
+/// copied and destroyed through its value witnesses (about 330
+/// instructions per delivery, measured by `scripts/check-instructions`).
+final class TapWatch {
     private let tap: any BroadcastTap
     private let broadcaster: ObjectIdentifier
     private let kind: BroadcastObservation.Kind
@@ -35,14 +38,26 @@ struct TapWatch {
     /// whose broadcasts and posts are delivered but not observed.
     @inline(never)
     static func started(
-        by broadcaster: Broadcaster, tap: TapBox, _ kind: BroadcastObservation.Kind, of subject: any Any.Type,
-        sticky: Bool
+        by broadcaster: Broadcaster, _ kind: BroadcastObservation.Kind, of subject: any Any.Type, sticky: Bool
     ) -> TapWatch? {
         let id = ObjectIdentifier(broadcaster)
-        guard !observing.current.contains(id) else { return nil }
+        guard let tap = broadcaster.tapSlot.load(), !observing.current.contains(id) else { return nil }
         return TapWatch(
             tap: tap.tap, broadcaster: id, kind: kind, subject: subject, isSticky: sticky,
             ranOnMainThread: MainThread.isCurrent, start: .now)
+    }
+
+    private init(
+        tap: any BroadcastTap, broadcaster: ObjectIdentifier, kind: BroadcastObservation.Kind,
+        subject: any Any.Type, isSticky: Bool, ranOnMainThread: Bool, start: ContinuousClock.Instant
+    ) {
+        self.tap = tap
+        self.broadcaster = broadcaster
+        self.kind = kind
+        self.subject = subject
+        self.isSticky = isSticky
+        self.ranOnMainThread = ranOnMainThread
+        self.start = start
     }
 
     /// Shows a synchronous delivery to the tap, once its leftovers are

@@ -37,6 +37,10 @@ extension Broadcaster {
     @discardableResult
     public func setTap(_ tap: some BroadcastTap) -> Bool {
         let box = TapBox(tap)
-        return tapSlot.storeIfNil(box) === box
+        guard tapSlot.storeIfNil(box) === box else { return false }
+        // Released after the slot is stored: a delivery that reads true
+        // (acquiring) finds the tap in the slot.
+        hasTap.store(true, ordering: .releasing)
+        return true
     }
 }
