@@ -34,7 +34,7 @@ public struct BroadcastObservation: Sendable, CustomStringConvertible {
 
     /// The name of the listener protocol (a broadcast) or of the event type
     /// (a post), qualified by its module as `String(reflecting:)` spells it:
-    /// `any MyApp.SessionListener`, `MyApp.UserSignedIn`.
+    /// `MyApp.SessionListener`, `MyApp.UserSignedIn`.
     ///
     /// Made when first read for a type, then kept.
     public var subjectName: String { SubjectNames.name(of: subject) }
