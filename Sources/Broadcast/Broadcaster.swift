@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Delivers typed broadcasts to the listeners that conform to a protocol.
 ///
 /// A listener is any class instance. It registers once, is held weakly, and
@@ -39,6 +41,13 @@ public final class Broadcaster: Sendable {
     let mainActorCasts = MainActorCasts()
     /// Nil writes debug-build diagnostics to standard error.
     let diagnosticHandler: (@Sendable (BroadcastDiagnostic) -> Void)?
+    /// The ``BroadcastTap``, set at most once (``setTap(_:)``).
+    let tapSlot = AtomicLazyReference<TapBox>()
+    /// Whether ``tapSlot`` holds a tap: what each delivery reads first
+    /// (``watch(_:of:sticky:)``), an inlined atomic load, where loading the
+    /// slot itself is a generic call into Synchronization (about 900
+    /// instructions, measured by `scripts/check-instructions`).
+    let hasTap = Atomic<Bool>(false)
     #if DEBUG
         let isolatedConformanceCheck = IsolatedConformanceCheck()
     #endif
