@@ -51,7 +51,7 @@
             logger.log(
                 level: level, "\(observation.kind)",
                 metadata: [
-                    "broadcast.kind": "\(observation.kind)",
+                    "broadcast.kind": .stringConvertible(observation.kind),
                     "broadcast.subject": .string(observation.subjectName),
                     "broadcast.called": .stringConvertible(observation.calledCount),
                     "broadcast.scheduled": .stringConvertible(observation.scheduledCount),
