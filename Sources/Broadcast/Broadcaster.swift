@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Delivers typed broadcasts to the listeners that conform to a protocol.
 ///
 /// A listener is any class instance. It registers once, is held weakly, and
@@ -38,6 +40,9 @@ public final class Broadcaster: Sendable {
     let unsettledCalls = UnsettledCallLimit()
     /// Nil writes debug-build diagnostics to standard error.
     let diagnosticHandler: (@Sendable (BroadcastDiagnostic) -> Void)?
+    /// The ``BroadcastTap``, set at most once; each delivery loads it once
+    /// (``watch(_:of:sticky:)``).
+    let tapSlot = AtomicLazyReference<TapBox>()
     #if DEBUG
         let isolatedConformanceCheck = IsolatedConformanceCheck()
     #endif

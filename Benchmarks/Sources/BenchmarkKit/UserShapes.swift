@@ -138,6 +138,29 @@ public final class ValueShape: UserShape, @unchecked Sendable {
     public var delivered: Int { listeners.reduce(0) { $0 &+ $1.received } }
 }
 
+/// ``ValueShape``'s `with:` broadcast on a broadcaster whose tap does
+/// nothing: what watching a broadcast costs (the tap's observation made and
+/// handed over once per broadcast, on top of the delivery).
+public final class TappedValueShape: UserShape, @unchecked Sendable {
+    public static let name = "Broadcaster, struct payload, with:, a no-op tap"
+    public var name: String { Self.name }
+    private struct NoOpTap: BroadcastTap {
+        func observe(_ observation: BroadcastObservation) {}
+    }
+    private let broadcaster = Broadcaster(tap: NoOpTap())
+    private let listeners: [ValueListener]
+    private let post = PostValue(title: "Hello", id: 1)
+    public var allocatesNothing: Bool { false }
+    public init(listenerCount: Int) {
+        listeners = (0..<listenerCount).map { _ in ValueListener() }
+        for listener in listeners { broadcaster.addListener(listener) }
+    }
+    public func broadcast(times: Int) {
+        for _ in 0..<times { broadcaster.valuePostCreatedWith(post) }
+    }
+    public var delivered: Int { listeners.reduce(0) { $0 &+ $1.received } }
+}
+
 /// `Broadcaster` with two values, listeners registered from non-isolated
 /// code, broadcast from non-isolated code.
 public final class TwoValuesShape: UserShape, @unchecked Sendable {

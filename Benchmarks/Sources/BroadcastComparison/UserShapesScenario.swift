@@ -25,6 +25,7 @@ func userShapes(listenerCount n: Int) -> [any UserShape] {
             ]
         }
         + [
+            TappedValueShape(listenerCount: n),
             NotificationCenterValueShape(listenerCount: n), MainActorMessageValueShape(listenerCount: n),
             OpenCombineValueShape(listenerCount: n),
         ]

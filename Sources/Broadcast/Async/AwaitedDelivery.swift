@@ -5,83 +5,117 @@ enum AwaitedDelivery {
     typealias Deliver<P, Failure: Error> =
         nonisolated(nonsending) @Sendable (sending P) async throws(Failure) -> Void
 
-    /// Calls `members` one after another, each run of consecutive members of
-    /// one place in one hop there (1,000 main-actor listeners: one hop); the
-    /// first error a call throws ends it.
-    static func deliverSequentially<P, Failure: Error>(
-        to members: [ListenerEntry],
-        as _: P.Type,
+    /// The one path behind every awaited broadcast and post: `P`'s members
+    /// read in one trip through the lock, called in `order`, then shown to
+    /// the tap, if one is set (``TapWatch``), whether the calls returned or
+    /// one threw.
+    static func deliver<P, Failure: Error>(
+        to _: P.Type,
+        watchedAs subject: any Any.Type,
+        order: AwaitedDeliveryOrder,
         from isolation: isolated (any Actor)?,
         broadcaster: Broadcaster,
         handling handle: AwaitedHandlerCall? = nil,
         _ deliver: @escaping Deliver<P, Failure>
     ) async throws(Failure) -> Int {
+        let watch = broadcaster.watch(.awaitedBroadcast, of: subject, sticky: false)
+        var context = DeliveryContext(isolation: isolation)
+        let members = broadcaster.members(of: P.self, in: &context)
         var made = 0
+        defer { watch?.observe(called: made) }
+        switch order.mode {
+        case .sequential:
+            try await deliverSequentially(
+                to: members, as: P.self, from: isolation, broadcaster: broadcaster, handling: handle, counting: &made,
+                deliver)
+        case .concurrent:
+            try await deliverConcurrently(
+                to: members, as: P.self, broadcaster: broadcaster, handling: handle, counting: &made, deliver)
+        }
+        return made
+    }
+
+    /// Calls `members` one after another, each run of consecutive members of
+    /// one place in one hop there (1,000 main-actor listeners: one hop); the
+    /// first error a call throws ends it.
+    ///
+    /// Counts the calls begun in `made`.
+    private static func deliverSequentially<P, Failure: Error>(
+        to members: [ListenerEntry],
+        as _: P.Type,
+        from isolation: isolated (any Actor)?,
+        broadcaster: Broadcaster,
+        handling handle: AwaitedHandlerCall?,
+        counting made: inout Int,
+        _ deliver: @escaping Deliver<P, Failure>
+    ) async throws(Failure) {
         var start = members.startIndex
         while start < members.endIndex, !Task.isCancelled {
             let place = members[start].isolation ?? isolation
             var end = start + 1
             while end < members.endIndex, (members[end].isolation ?? isolation) === place { end += 1 }
-            made += try await callRun(
-                members[start..<end], as: P.self, on: place, broadcaster: broadcaster, handling: handle, deliver)
+            try await callRun(
+                members[start..<end], as: P.self, on: place, broadcaster: broadcaster, handling: handle,
+                counting: &made, deliver)
             start = end
         }
-        return made
     }
 
     /// Calls each of `members` in its own child task, created in registration
     /// order; the first error thrown cancels the calls still running and
     /// stops those not begun (later errors are discarded).
-    static func deliverConcurrently<P, Failure: Error>(
+    ///
+    /// Counts the calls begun in `made`.
+    private static func deliverConcurrently<P, Failure: Error>(
         to members: [ListenerEntry],
         as _: P.Type,
         broadcaster: Broadcaster,
-        handling handle: AwaitedHandlerCall? = nil,
+        handling handle: AwaitedHandlerCall?,
+        counting made: inout Int,
         _ deliver: @escaping Deliver<P, Failure>
-    ) async throws(Failure) -> Int {
-        var made = 0
+    ) async throws(Failure) {
         var firstFailure: Failure?
-        await withTaskGroup(of: Result<Int, Failure>.self) { group in
+        // Each child hands back the calls it began, and its error if one threw.
+        await withTaskGroup(of: (made: Int, failure: Failure?).self) { group in
             for member in members {
                 let added = group.addTaskUnlessCancelled {
+                    var made = 0
                     do throws(Failure) {
-                        return .success(
-                            try await callRun(
-                                [member][...], as: P.self, on: member.isolation, broadcaster: broadcaster,
-                                handling: handle, deliver))
+                        try await callRun(
+                            [member][...], as: P.self, on: member.isolation, broadcaster: broadcaster,
+                            handling: handle, counting: &made, deliver)
+                        return (made, nil)
                     } catch {
-                        return .failure(error)
+                        return (made, error)
                     }
                 }
                 if !added { break }
             }
             for await result in group {
-                switch result {
-                case .success(let called):
-                    made += called
-                case .failure(let failure):
-                    guard firstFailure == nil else { continue }
-                    firstFailure = failure
-                    group.cancelAll()
-                }
+                made += result.made
+                guard let failure = result.failure, firstFailure == nil else { continue }
+                firstFailure = failure
+                group.cancelAll()
             }
         }
         if let firstFailure { throw firstFailure }
-        return made
     }
 
     /// Calls `members` on `actor`, routing each there (where, in a task, a
     /// failed cast is definitive, recorded once the run ends); stops when the
     /// task is cancelled.
+    ///
+    /// Counts in `made` each call as it begins, so that the count holds when
+    /// a call throws.
     static func callRun<P, Failure: Error>(
         _ members: ArraySlice<ListenerEntry>,
         as _: P.Type,
         on actor: isolated (any Actor)?,
         broadcaster: Broadcaster,
         handling handle: AwaitedHandlerCall? = nil,
+        counting made: inout Int,
         _ deliver: @escaping Deliver<P, Failure>
-    ) async throws(Failure) -> Int {
-        var made = 0
+    ) async throws(Failure) {
         var context = DeliveryContext(isolation: actor)
         var answers = ActorAnswers()
         var learned: [LearnedNonconformance] = []
@@ -113,24 +147,25 @@ enum AwaitedDelivery {
             case .schedule(let actor):
                 // A listener with no actor whose conformance the main actor
                 // found isolated to it: the call runs there if it conforms there.
-                made += try await callRun(
-                    [entry][...], as: P.self, on: actor, broadcaster: broadcaster, handling: handle, deliver)
+                try await callRun(
+                    [entry][...], as: P.self, on: actor, broadcaster: broadcaster, handling: handle, counting: &made,
+                    deliver)
             case .settleOnMainActor:
                 // Made on the main actor if it conforms there, which settles
                 // the listener: a `P` there and not here, its conformance is
                 // isolated to the main actor. The caller awaits the call, so
                 // it takes no room in ``UnsettledCallLimit``.
-                let calledThere = try await callRun(
-                    [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, handling: handle, deliver)
-                if calledThere > 0 { entry.noteConformanceIsolatedToMainActor(as: P.self) }
-                made += calledThere
+                let before = made
+                try await callRun(
+                    [entry][...], as: P.self, on: MainActor.shared, broadcaster: broadcaster, handling: handle,
+                    counting: &made, deliver)
+                if made > before { entry.noteConformanceIsolatedToMainActor(as: P.self) }
             case .skipAndRecord(let nonconformance):
                 learned.append(nonconformance)
             case .skip:
                 break
             }
         }
-        return made
     }
 
     /// The awaited handler of `entry`.

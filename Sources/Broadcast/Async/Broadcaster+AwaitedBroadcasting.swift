@@ -46,16 +46,8 @@ extension Broadcaster {
         isolation: isolated (any Actor)? = #isolation,
         _ deliver: nonisolated(nonsending) @escaping @Sendable (sending P) async throws(Failure) -> Void
     ) async throws(Failure) -> Int {
-        var context = DeliveryContext(isolation: isolation)
-        let members = members(of: P.self, in: &context)
-        switch order.mode {
-        case .sequential:
-            return try await AwaitedDelivery.deliverSequentially(
-                to: members, as: P.self, from: isolation, broadcaster: self, deliver)
-        case .concurrent:
-            return try await AwaitedDelivery.deliverConcurrently(
-                to: members, as: P.self, broadcaster: self, deliver)
-        }
+        try await AwaitedDelivery.deliver(
+            to: P.self, watchedAs: P.self, order: order, from: isolation, broadcaster: self, deliver)
     }
 
     /// Calls `deliver` with every live listener that conforms to

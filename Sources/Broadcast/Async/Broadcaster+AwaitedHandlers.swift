@@ -98,18 +98,8 @@ extension Broadcaster {
     ) async -> Int {
         // Awaited handlers are called typed (``AwaitedEventHandler``), with
         // no cast to a protocol; no other object is ever an `AwaitedPost`.
-        var context = DeliveryContext(isolation: isolation)
-        let members = members(of: AwaitedPost<Event>.self, in: &context)
-        let handle: AwaitedHandlerCall = { await $0.receive(awaited: event) }
-        switch order.mode {
-        case .sequential:
-            return await AwaitedDelivery.deliverSequentially(
-                to: members, as: AwaitedPost<Event>.self, from: isolation, broadcaster: self, handling: handle
-            ) { _ in }
-        case .concurrent:
-            return await AwaitedDelivery.deliverConcurrently(
-                to: members, as: AwaitedPost<Event>.self, broadcaster: self, handling: handle
-            ) { _ in }
-        }
+        await AwaitedDelivery.deliver(
+            to: AwaitedPost<Event>.self, watchedAs: Event.self, order: order, from: isolation, broadcaster: self,
+            handling: { await $0.receive(awaited: event) }, { _ in })
     }
 }

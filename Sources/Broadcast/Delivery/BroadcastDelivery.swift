@@ -1,14 +1,16 @@
 extension Broadcaster {
     /// The one path behind every synchronous protocol broadcast: one trip
     /// through the lock, then the calls with no lock held (a payload passed
-    /// `with:` is copied into a closure only for a call scheduled on an actor).
+    /// `with:` is copied into a closure only for a call scheduled on an actor),
+    /// then the tap, if one is set (``TapWatch``).
     ///
     /// A post has its own entry point,
-    /// ``sendPost(to:from:calling:handling:adapting:makingEscaping:)``.
+    /// ``sendPost(to:watchedAs:from:calling:handling:adapting:makingEscaping:)``.
     func send<P>(
         to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?, calling call: (P) -> Void,
         makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
+        let watch = watch(.broadcast, of: P.self, sticky: false)
         var context = DeliveryContext(isolation: isolation)
         var run = DeliveryRun()
         switch storage.members(of: P.self as Any.Type, singling: true) {
@@ -21,6 +23,7 @@ extension Broadcaster {
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: nil, makeEscaping())
         }
+        watch?.observe(run)
         return run.count
     }
 
@@ -31,6 +34,7 @@ extension Broadcaster {
         _ sticky: StickyBroadcast, to _: P.Type, onMainActor: Bool, from isolation: (any Actor)?,
         calling call: (P) -> Void, escaping deliver: EscapingCalls<P>
     ) -> Int {
+        let watch = watch(.broadcast, of: P.self, sticky: true)
         var context = DeliveryContext(isolation: isolation)
         let (members, generation) = recordSticky(sticky, as: P.self, in: &context)
         var run = DeliveryRun()
@@ -39,6 +43,7 @@ extension Broadcaster {
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: onMainActor, sticky: generation, deliver)
         }
+        watch?.observe(run)
         return run.count
     }
 

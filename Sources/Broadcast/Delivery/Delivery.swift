@@ -59,6 +59,16 @@ extension Broadcaster {
         return intake.members + admitted
     }
 
+    /// The tap's watch of a delivery starting now (``TapWatch``), shown the
+    /// delivery once its synchronous part is done; nil when no tap is set,
+    /// after one atomic load: `subject` nil for a post the library makes
+    /// for itself, which no tap sees.
+    @inline(__always)
+    func watch(_ kind: BroadcastObservation.Kind, of subject: (any Any.Type)?, sticky: Bool) -> TapWatch? {
+        guard let tap = tapSlot.load(), let subject else { return nil }
+        return TapWatch.started(by: self, tap: tap, kind, of: subject, sticky: sticky)
+    }
+
     /// Debug builds: the isolated-conformance check, with no lock held.
     func checkIsolatedConformances<P>(
         of considered: ArraySlice<ListenerEntry?>, as _: P.Type, in context: inout DeliveryContext

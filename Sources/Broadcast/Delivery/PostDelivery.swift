@@ -4,15 +4,17 @@ extension Broadcaster {
     /// loop (``Delivery/deliverPost(to:sticky:in:into:_:handling:adapting:)``).
     ///
     /// `handle` is the post's typed call to its closure handlers, and it
-    /// makes its escaping form too. Nothing on this path casts to `P`
+    /// makes its escaping form too. `subject`, the event type, is what the
+    /// tap sees (``TapWatch``); nil for a post the library makes for itself. Nothing on this path casts to `P`
     /// inline: a post met by a handler never looks up `Optional<P>`'s
     /// metadata, which the cast needs (about 320 instructions, a sixth of a
     /// post to one handler); an object conforming to ``EventListener`` with
     /// no adapter that holds is cast out of line (``HandlerRouting``).
     func sendPost<P>(
-        to _: P.Type, from isolation: (any Actor)?, calling call: (P) -> Void, handling handle: HandlerCall,
-        adapting adapt: Adapting<P>, makingEscaping makeEscaping: () -> EscapingCalls<P>
+        to _: P.Type, watchedAs subject: (any Any.Type)?, from isolation: (any Actor)?, calling call: (P) -> Void,
+        handling handle: HandlerCall, adapting adapt: Adapting<P>, makingEscaping makeEscaping: () -> EscapingCalls<P>
     ) -> Int {
+        let watch = watch(.post, of: subject, sticky: false)
         var context = DeliveryContext(isolation: isolation)
         var run = DeliveryRun()
         switch storage.members(of: P.self as Any.Type, singling: true) {
@@ -26,6 +28,7 @@ extension Broadcaster {
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: false, sticky: nil, makeEscaping())
         }
+        watch?.observe(run)
         return run.count
     }
 
@@ -33,9 +36,10 @@ extension Broadcaster {
     /// (``recordSticky(_:as:in:)``), then delivered through the post's loop,
     /// each call claiming its generation.
     func sendStickyPost<P>(
-        _ sticky: StickyBroadcast, to _: P.Type, from isolation: (any Actor)?, calling call: (P) -> Void,
-        escaping calls: EscapingCalls<P>, adapting adapt: Adapting<P>
+        _ sticky: StickyBroadcast, to _: P.Type, watchedAs subject: any Any.Type, from isolation: (any Actor)?,
+        calling call: (P) -> Void, escaping calls: EscapingCalls<P>, adapting adapt: Adapting<P>
     ) -> Int {
+        let watch = watch(.post, of: subject, sticky: true)
         var context = DeliveryContext(isolation: isolation)
         let (members, generation) = recordSticky(sticky, as: P.self, in: &context)
         var run = DeliveryRun()
@@ -45,6 +49,7 @@ extension Broadcaster {
         if let leftovers = run.leftovers {
             finish(leftovers, as: P.self, onMainActor: false, sticky: generation, calls)
         }
+        watch?.observe(run)
         return run.count
     }
 }

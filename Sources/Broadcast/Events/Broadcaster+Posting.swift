@@ -66,7 +66,7 @@ extension Broadcaster {
         makingEscapingCall makeCall: () -> @Sendable (P) -> Void
     ) -> Int {
         sendPost(
-            to: P.self, from: isolation, calling: call, handling: handle, adapting: adapt,
+            to: P.self, watchedAs: Event.self, from: isolation, calling: call, handling: handle, adapting: adapt,
             makingEscaping: { EscapingCalls(makeCall(), handling: { $0.receive(posted: event) }) })
     }
 
@@ -85,8 +85,8 @@ extension Broadcaster {
             for: EventKey<Event>.self, onMainActor: false, event: event,
             announcingChange: { $0.announceStickyEventChange(of: Event.self) }, handling: calls.handle, calls.call)
         let count = sendStickyPost(
-            sticky, to: EventKey<Event>.self, from: isolation, calling: calls.call, escaping: calls,
-            adapting: { Self.adapter(for: $0, proof: $1) })
+            sticky, to: EventKey<Event>.self, watchedAs: Event.self, from: isolation, calling: calls.call,
+            escaping: calls, adapting: { Self.adapter(for: $0, proof: $1) })
         announceStickyEventChange(of: Event.self)
         tellStickyEventChange(.set(event), isolation: isolation)
         return count

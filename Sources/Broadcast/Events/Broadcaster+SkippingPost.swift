@@ -33,7 +33,7 @@ extension Broadcaster {
         _ event: Event, skipping skipped: SkippableHandler, isolation: isolated (any Actor)? = #isolation
     ) {
         _ = sendPost(
-            to: EventKey<Event>.self, from: isolation, calling: { $0.receive(event) },
+            to: EventKey<Event>.self, watchedAs: Event.self, from: isolation, calling: { $0.receive(event) },
             handling: { handler, _ in
                 guard handler !== skipped.handler else { return }
                 handler.receive(posted: event)

@@ -75,7 +75,7 @@ extension Broadcaster {
     /// handlers (``StickyChangeHandler``), called typed, as a post's are.
     func announceStickyEventChange<Event: Sendable>(of _: Event.Type) {
         _ = sendPost(
-            to: StickyChange<Event>.self, from: nil, calling: { _ in },
+            to: StickyChange<Event>.self, watchedAs: nil, from: nil, calling: { _ in },
             handling: { handler, _ in handler.receive(posted: ()) },
             adapting: { _, _ in nil },
             makingEscaping: { EscapingCalls({ _ in }, handling: { $0.receive(posted: ()) }) })
