@@ -54,7 +54,14 @@ extension Broadcaster {
         // An app that registers none (every app without the relay) pays a
         // load, not a broadcast, for each change.
         guard StickyEventChangeObservers.count.load(ordering: .relaxed) > 0 else { return }
-        post(change, isolation: isolation)
+        // A post of the library's own, which a tap does not see (`watchedAs: nil`).
+        _ = sendPost(
+            to: EventKey<StickyEventChange<Event>>.self, watchedAs: nil, from: isolation,
+            calling: { $0.receive(change) }, handling: { handler, _ in handler.receive(posted: change) },
+            adapting: { _, _ in nil },
+            makingEscaping: {
+                EscapingCalls({ $0.receive(change) }, handling: { $0.receive(posted: change) })
+            })
     }
 }
 

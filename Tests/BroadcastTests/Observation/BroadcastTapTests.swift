@@ -165,6 +165,34 @@ struct BroadcastTapTests {
         holder.withLock { $0 = nil }
     }
 
+    @Test("The posts the library makes for a sticky post's observers are not observed")
+    func bookkeepingPostsAreNotObserved() {
+        let tap = RecordingTap()
+        let broadcaster = Broadcaster(tap: tap)
+        let changes = Locked(0)
+        let token = broadcaster.observeStickyEventChanges(of: Tapped.self) { _ in changes.withLock { $0 += 1 } }
+
+        broadcaster.post(Tapped(n: 1), sticky: true)
+
+        #expect(changes.withLock { $0 } == 1)
+        #expect(tap.all.map(\.subjectName) == [String(reflecting: Tapped.self)])
+        token.cancel()
+    }
+
+    @Test("A sticky post read through an ObservableStickyEvent is observed once")
+    @MainActor
+    func observableStickyEventAddsNoObservation() async {
+        let tap = RecordingTap()
+        let broadcaster = Broadcaster(tap: tap)
+        let observable = ObservableStickyEvent(for: Tapped.self, on: broadcaster)
+
+        broadcaster.post(Tapped(n: 1), sticky: true)
+        await broadcaster.waitForScheduledDeliveries()
+
+        #expect(observable.value == Tapped(n: 1))
+        #expect(tap.all.map(\.kind) == [.post])
+    }
+
     @Test("A tap is set once: a second setTap returns false and changes nothing")
     func setOnce() {
         let first = RecordingTap()
