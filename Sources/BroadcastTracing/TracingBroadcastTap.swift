@@ -12,7 +12,8 @@
     /// ```
     ///
     /// Each span is named after the kind of call and its subject, as
-    /// `post UserLoggedIn` or `broadcast PostCreationListener`, is of kind
+    /// `post MyApp.UserLoggedIn` or `broadcast any MyApp.PostCreationListener`
+    /// (`BroadcastObservation.subjectName`), is of kind
     /// `internal`, and covers the call's synchronous part: it starts when that
     /// part started and ends when it ended. Its parent is the
     /// `ServiceContext.current` of the code that made the call, so a broadcast
