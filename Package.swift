@@ -16,15 +16,27 @@ let package = Package(
         // For servers: typed events between instances over PostgreSQL's
         // LISTEN/NOTIFY. Empty unless the `PostgresRelay` trait is enabled.
         .library(name: "BroadcastPostgresRelay", targets: ["BroadcastPostgresRelay"]),
+        // Taps that report every broadcast and post to swift-log, swift-metrics
+        // and swift-distributed-tracing. Each is empty unless its trait is enabled.
+        .library(name: "BroadcastLogging", targets: ["BroadcastLogging"]),
+        .library(name: "BroadcastMetrics", targets: ["BroadcastMetrics"]),
+        .library(name: "BroadcastTracing", targets: ["BroadcastTracing"]),
     ],
-    // Off by default: a package that leaves the trait off resolves none of the
-    // dependencies below, as only the relay's trait-guarded target uses them.
+    // Off by default: a package that leaves them off resolves none of the
+    // dependencies below, as only trait-guarded targets use them.
     traits: [
         .trait(
             name: "PostgresRelay",
             description:
                 "The BroadcastPostgresRelay library (postgres-nio, swift-nio, swift-log, swift-service-lifecycle, swift-distributed-tracing)"
         ),
+        .trait(name: "Logging", description: "The BroadcastLogging library: a log line per broadcast (swift-log)"),
+        .trait(
+            name: "Metrics",
+            description: "The BroadcastMetrics library: a counter and a timer per broadcast type (swift-metrics)"),
+        .trait(
+            name: "Tracing",
+            description: "The BroadcastTracing library: a span per broadcast (swift-distributed-tracing)"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -32,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
@@ -62,6 +75,30 @@ let package = Package(
                 .product(
                     name: "Instrumentation", package: "swift-distributed-tracing",
                     condition: .when(traits: ["PostgresRelay"])),
+            ]
+        ),
+        // The taps compile to nothing without their traits (`#if Logging`, ...).
+        // Their tests, compiled examples and benchmark are the package in
+        // Integrations/Observability.
+        .target(
+            name: "BroadcastLogging",
+            dependencies: [
+                "Broadcast",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
+        ),
+        .target(
+            name: "BroadcastMetrics",
+            dependencies: [
+                "Broadcast",
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ]
+        ),
+        .target(
+            name: "BroadcastTracing",
+            dependencies: [
+                "Broadcast",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
             ]
         ),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "BroadcastTesting"]),
