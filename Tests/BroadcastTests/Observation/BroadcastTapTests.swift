@@ -165,6 +165,32 @@ struct BroadcastTapTests {
         holder.withLock { $0 = nil }
     }
 
+    @Test("A task the tap starts is inside it: its posts are delivered, not observed; a detached task's are observed")
+    func tasksTheTapStarts() async {
+        let log = EventLog()
+        let holder = Locked<Broadcaster?>(nil)
+        let started = Locked<[Task<Void, Never>]>([])
+        let tap = RecordingTap { observation in
+            guard observation.subjectName.hasSuffix("Tapped"), let broadcaster = holder.withLock({ $0 }) else { return }
+            let round = started.withLock { $0.count }
+            guard round == 0 else { return }
+            let inherited = Task { _ = broadcaster.post(Tapped(n: 2)) }
+            let detached = Task.detached { _ = broadcaster.post(Tapped(n: 3)) }
+            started.withLock { $0 = [inherited, detached] }
+        }
+        let broadcaster = Broadcaster(tap: tap)
+        holder.withLock { $0 = broadcaster }
+        let token = broadcaster.addHandler(for: Tapped.self) { log.record("tapped:\($0.n)") }
+
+        broadcaster.post(Tapped(n: 1))
+        for task in started.withLock({ $0 }) { await task.value }
+
+        #expect(Set(log.all) == ["tapped:1", "tapped:2", "tapped:3"])
+        #expect(tap.all.count == 2)
+        holder.withLock { $0 = nil }
+        withExtendedLifetime(token) {}
+    }
+
     @Test("The posts the library makes for a sticky post's observers are not observed")
     func bookkeepingPostsAreNotObserved() {
         let tap = RecordingTap()
