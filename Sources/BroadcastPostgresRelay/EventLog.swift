@@ -6,9 +6,11 @@
     /// after a restart, a cut connection, a server that stopped answering)
     /// reads it when it listens again.
     ///
-    /// A row is written by the statement that sends its `NOTIFY`, one
-    /// transaction: an envelope is in the table if and only if it was
-    /// delivered to the sessions listening. Each sender numbers its envelopes
+    /// A row is written by the statement after the one that sends its
+    /// `NOTIFY` (``send(_:writing:sender:)``), before any later `NOTIFY` of
+    /// its sender is sent: a receiver that gets an envelope finds in the
+    /// table every earlier one it missed; one too large for a notification
+    /// is written by the statement that notifies it. Each sender numbers its envelopes
     /// on each channel 1, 2, 3… (`n`, ``OutgoingQueue``); a receiver knows the
     /// latest number it took from each sender, and on listening again reads
     /// the rows after it. A number it did not get, live or from the table, is
@@ -17,8 +19,8 @@
     /// Why a table, and not each sender's memory asked again (a negative
     /// acknowledgement): a row outlives its sender's process, which a killed
     /// process's memory does not, and needs no message back to the sender; the
-    /// cost is a row written in the statement that sends each batch, measured
-    /// in the benchmarks.
+    /// cost is a row written after each batch's notifications, measured in
+    /// the benchmarks.
     enum EventLog {
         /// Creates the table if it is absent, under a transaction-level
         /// advisory lock, like ``StickyStateTable/create``.
@@ -51,16 +53,38 @@
         /// them reports them lost.
         static let fastCommits: PostgresQuery = "SET synchronous_commit TO off"
 
-        /// Sends `batch` in one statement, in order, keeping each envelope of
-        /// a type not relayed sticky in the table (a sticky type's latest
-        /// state is kept in ``StickyStateTable``), numbered as `sender`'s.
+        /// Sends `batch` in one statement, in order.
         ///
-        /// An envelope already kept (its statement was interrupted after it
-        /// committed, and it is sent again) is not written twice; its
-        /// notification is sent again, and receivers, which have its number,
-        /// skip it.
-        static func send(_ batch: [OutgoingNotification], sender: String) -> PostgresQuery {
+        /// It also writes the rows of `rows` (envelopes notified by earlier
+        /// statements, ``OutgoingQueue``)
+        /// and of the envelopes of `batch` too large to be their own
+        /// notification, which it notifies by reference; keeps the sticky
+        /// states of `batch` in ``StickyStateTable``. All numbered as
+        /// `sender`'s.
+        ///
+        /// The rows of the other envelopes of `batch` are not written here:
+        /// a notification reaches the listeners when its statement commits,
+        /// and a statement that also writes rows commits later. They are
+        /// written by the next statement, before or with any later
+        /// notification of this sender, so that a receiver that gets a
+        /// number finds in the table every earlier one it missed.
+        ///
+        /// A row already kept (its statement was interrupted after it
+        /// committed, and it is written again) is not written twice; a
+        /// notification sent again is skipped by receivers, which have its
+        /// number.
+        static func send(_ batch: [OutgoingNotification], writing rows: [OutgoingNotification], sender: String)
+            -> PostgresQuery
+        {
+            let stored = rows + batch.filter { $0.reference != nil }
             let keepsState = batch.contains(where: \.keepsState)
+            guard !stored.isEmpty || keepsState else {
+                // The hot path: notifications alone.
+                return """
+                    SELECT pg_notify(channel, payload) FROM unnest(\(batch.map(\.channel))::text[], \
+                    \(batch.map(\.payload))::text[]) WITH ORDINALITY AS n(channel, payload, position) ORDER BY position
+                    """
+            }
             let kept =
                 keepsState
                 ? """
@@ -72,16 +96,28 @@
                 """ : ""
             return """
                 WITH n AS (
-                    SELECT * FROM unnest(\(batch.map(\.channel))::text[], \(batch.map(\.payload))::text[], \
-                \(batch.map { Int64($0.number) })::int8[], \(batch.map(\.keepsState))::bool[]) \
-                WITH ORDINALITY AS n(channel, payload, number, keeps_state, position)
+                    SELECT * FROM unnest(\(batch.map(\.channel))::text[], \
+                \(batch.map { $0.reference ?? $0.payload })::text[], \(batch.map(\.keepsState))::bool[]) \
+                WITH ORDINALITY AS n(channel, payload, keeps_state, position)
                 ), logged AS (
                     INSERT INTO broadcast_relay_events (channel, sender, number, envelope)
-                    SELECT channel, \(sender), number, payload FROM n WHERE NOT keeps_state
+                    SELECT channel, \(sender), number, envelope FROM unnest(\(stored.map(\.channel))::text[], \
+                \(stored.map { Int64($0.number) })::int8[], \(stored.map(\.payload))::text[]) AS r(channel, number, envelope)
                     ON CONFLICT DO NOTHING
                 )\(unescaped: kept)
                 SELECT pg_notify(channel, payload) FROM n ORDER BY position
                 """
+        }
+
+        /// Writes `rows`, envelopes notified by earlier statements, numbered as
+        /// `sender`'s; one already kept is not written twice.
+        static func write(_ rows: [OutgoingNotification], sender: String) -> PostgresQuery {
+            """
+            INSERT INTO broadcast_relay_events (channel, sender, number, envelope)
+            SELECT channel, \(sender), number, envelope FROM unnest(\(rows.map(\.channel))::text[], \
+            \(rows.map { Int64($0.number) })::int8[], \(rows.map(\.payload))::text[]) AS r(channel, number, envelope)
+            ON CONFLICT DO NOTHING
+            """
         }
 
         /// The latest number of each sender on `channel`: where a relay that

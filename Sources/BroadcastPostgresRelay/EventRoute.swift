@@ -114,14 +114,18 @@
             // forwarded through another relay is posted inside the context
             // its envelope carried, and takes it along.
             let trace = TraceCarrier.current()
+            // A sticky state travels in its notification: the sticky table
+            // keeps only the latest, which a receiver may not find any more.
+            let limit = sticky ? min(context.payloadLimit, context.notificationLimit) : context.payloadLimit
             let enqueued = context.outgoing.enqueue(
-                channel: channel, typeName: typeName, keepsState: sticky, limit: context.payloadLimit
-            ) { makePayload(trail, $0, trace) }
+                channel: channel, typeName: typeName, keepsState: sticky, limit: limit,
+                notificationLimit: context.notificationLimit, payload: { makePayload(trail, $0, trace) },
+                reference: sticky ? nil : { trail.storedPayload(number: $0) })
             switch enqueued {
             case .enqueued:
                 break
             case .tooLarge(let byteCount):
-                report(.eventTooLarge, .payloadTooLarge(byteCount: byteCount, limit: context.payloadLimit))
+                report(.eventTooLarge, .payloadTooLarge(byteCount: byteCount, limit: limit))
             case .full(let capacity):
                 report(.eventNotSent, .outgoingBufferFull(capacity: capacity))
             case .closed:
@@ -136,6 +140,15 @@
             if !sticky, let written, written.isTransactional || written.trail.path.first != context.instance.id,
                 let number = written.number, let sender = written.numberingSender
             {
+                if written.isStored {
+                    // Its envelope is read from the table, with any before it
+                    // that were missed.
+                    guard let unread = numbers.withLockedValue({ $0.unreadThrough(number, from: sender) }) else {
+                        context.reporter.counters.countEcho()
+                        return nil
+                    }
+                    return MissedEnvelopes(sender: sender, numbers: unread, payload: nil)
+                }
                 switch numbers.withLockedValue({ $0.takeLive(number, from: sender) }) {
                 case .next:
                     break
@@ -155,6 +168,13 @@
             return numbers.withLockedValue { $0.isStarted ? $0.latest : nil }
         }
 
+        func unread(upTo written: UInt64, from sender: String) -> MissedEnvelopes? {
+            guard !sticky, let taken = numbers.withLockedValue({ $0.latest[sender] }), taken < written else {
+                return nil
+            }
+            return MissedEnvelopes(sender: sender, numbers: taken + 1...written, payload: nil)
+        }
+
         func startAccount(at latest: [String: UInt64]) {
             numbers.withLockedValue { $0.start(at: latest) }
         }
@@ -172,7 +192,7 @@
             if let lost = numbers.withLockedValue({ $0.closeMissed(missed.numbers, from: missed.sender) }) {
                 reportLost(lost, from: missed.sender)
             }
-            if let next = receive(missed.payload) {
+            if let payload = missed.payload, let next = receive(payload) {
                 // Cannot be: the account is past the numbers before it.
                 reportLost(next.numbers, from: next.sender)
             }
@@ -342,6 +362,7 @@
         /// The envelope `written` is, with its event decoded from the JSON it
         /// carries; nil if that does not decode.
         private func read(_ written: WrittenEnvelope) -> RelayEnvelope<Event>? {
+            guard !written.isStored else { return nil }
             let event: Event?
             if let eventJSON = written.eventJSON {
                 guard let decoded = decodedEvent(eventJSON) else { return nil }

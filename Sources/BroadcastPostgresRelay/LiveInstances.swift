@@ -3,7 +3,8 @@
 
     /// The instances a relay heard a heartbeat from, and when: each relay's
     /// health check is a `NOTIFY` on ``channel`` carrying its instance's
-    /// identifier, which every relay of the database listens to.
+    /// identifier (``Heartbeat``), which every relay of the database listens
+    /// to.
     final class LiveInstances: Sendable {
         /// The channel of the heartbeats.
         static let channel = "broadcast_relay_heartbeat"

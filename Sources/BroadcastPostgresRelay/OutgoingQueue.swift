@@ -4,7 +4,14 @@
     /// An event waiting to be sent.
     struct OutgoingNotification: Sendable {
         let channel: String
+        /// The envelope.
         let payload: String
+        /// The small envelope sent as the notification of an envelope over
+        /// the notification limit; nil when the envelope is its own.
+        ///
+        /// It names the envelope (`"stored":true`), which is written to
+        /// ``EventLog`` by the statement that sends it.
+        let reference: String?
         let typeName: String
         /// Whether the payload is a sticky state, kept in the sticky table in
         /// the statement that sends it.
@@ -34,6 +41,11 @@
             case tooLarge(byteCount: Int)
         }
 
+        /// Events of other channels that take more than this many UTF-8 bytes
+        /// together are not taken into one batch: a statement carries at most
+        /// this much, or one larger event.
+        static let batchByteLimit = 1 << 20
+
         enum Next {
             /// The oldest waiting events, in order.
             case batch([OutgoingNotification])
@@ -45,6 +57,13 @@
 
         private struct State {
             var waiting: [OutgoingNotification] = []
+            /// Events notified whose rows are not written yet, in order: the
+            /// next statement writes them (``EventLog``), before or with any
+            /// later notification, on this connection or the next.
+            var unwritten: [OutgoingNotification] = []
+            /// The number of the latest envelope notified on each channel
+            /// whose rows are kept in ``EventLog``.
+            var notifiedNumbers: [String: UInt64] = [:]
             /// The number of the latest envelope enqueued on each channel.
             var latestNumbers: [String: UInt64] = [:]
             var consumer: CheckedContinuation<Void, Never>?
@@ -59,8 +78,13 @@
         }
 
         /// Numbers an envelope for `channel`, writes it with `payload`, and
-        /// adds it after the others, unless the queue is full or closed or the
-        /// payload is over `limit` UTF-8 bytes.
+        /// adds it after the others.
+        ///
+        /// Unless the queue is full or closed or the payload is over `limit`
+        /// UTF-8 bytes. A payload over
+        /// `notificationLimit` bytes travels in the table, its notification
+        /// written by `reference` (nil: none can, and `limit` is the
+        /// notification limit).
         ///
         /// Numbered and added in one step, under the queue's lock, so that the
         /// numbers of a channel are sent in their order, with none skipped,
@@ -68,7 +92,8 @@
         /// for an event it missed. `payload` only lays out text the relay has
         /// already encoded; none of the app's code runs under the lock.
         func enqueue(
-            channel: String, typeName: String, keepsState: Bool, limit: Int, payload: (UInt64) -> String
+            channel: String, typeName: String, keepsState: Bool, limit: Int, notificationLimit: Int,
+            payload: (UInt64) -> String, reference: ((UInt64) -> String)?
         ) -> Enqueued {
             let (result, consumer): (Enqueued, CheckedContinuation<Void, Never>?) = state.withLockedValue { state in
                 if state.closed { return (.closed, nil) }
@@ -77,10 +102,18 @@
                 let text = payload(number)
                 let byteCount = text.utf8.count
                 guard byteCount <= limit else { return (.tooLarge(byteCount: byteCount), nil) }
+                let referenceText: String?
+                if byteCount > notificationLimit {
+                    guard let reference else { return (.tooLarge(byteCount: byteCount), nil) }
+                    referenceText = reference(number)
+                } else {
+                    referenceText = nil
+                }
                 state.latestNumbers[channel] = number
                 state.waiting.append(
                     OutgoingNotification(
-                        channel: channel, payload: text, typeName: typeName, keepsState: keepsState, number: number))
+                        channel: channel, payload: text, reference: referenceText, typeName: typeName,
+                        keepsState: keepsState, number: number))
                 defer { state.consumer = nil }
                 return (.enqueued, state.consumer)
             }
@@ -91,6 +124,48 @@
         /// The number of the latest envelope enqueued on each channel.
         var latestNumbers: [String: UInt64] {
             state.withLockedValue { $0.latestNumbers }
+        }
+
+        /// The number of the latest envelope on each channel whose row is
+        /// written, for the heartbeat: a receiver that has not taken a number
+        /// up to it reads the rows, and reports lost those it cannot read.
+        var writtenNumbers: [String: UInt64] {
+            state.withLockedValue { state in
+                var written: [String: UInt64] = [:]
+                for (channel, notified) in state.notifiedNumbers {
+                    // Rows are written in order: every one before the first
+                    // not written yet is.
+                    let number = state.unwritten.first { $0.channel == channel }.map { $0.number - 1 } ?? notified
+                    if number > 0 { written[channel] = number }
+                }
+                return written
+            }
+        }
+
+        /// The events notified whose rows are not written yet, oldest first.
+        var unwrittenRows: [OutgoingNotification] {
+            state.withLockedValue { $0.unwritten }
+        }
+
+        /// Whether events wait to be taken.
+        var hasWaiting: Bool {
+            state.withLockedValue { !$0.waiting.isEmpty }
+        }
+
+        /// Records that a statement committed: it wrote the first
+        /// `writtenCount` rows of ``unwrittenRows`` and notified `notified`,
+        /// whose rows are written by a later statement, but for those it
+        /// wrote itself (``OutgoingNotification/reference``) and the sticky
+        /// states, kept in their own table.
+        func committed(writing writtenCount: Int, notifying notified: [OutgoingNotification]) {
+            state.withLockedValue { state in
+                state.unwritten.removeFirst(min(writtenCount, state.unwritten.count))
+                for notification in notified where !notification.keepsState {
+                    if notification.reference == nil { state.unwritten.append(notification) }
+                    state.notifiedNumbers[notification.channel] = max(
+                        state.notifiedNumbers[notification.channel] ?? 0, notification.number)
+                }
+            }
         }
 
         /// Puts `notifications`, taken earlier and not sent, back before the
@@ -132,7 +207,8 @@
             return taken
         }
 
-        /// Waits for events and takes up to `limit` of the oldest.
+        /// Waits for events and takes up to `limit` of the oldest, as many as
+        /// ``batchByteLimit`` allows (at least one).
         func next(limit: Int) async -> Next {
             while true {
                 if Task.isCancelled { return .cancelled }
@@ -162,7 +238,13 @@
         private func take(limit: Int) -> Next? {
             state.withLockedValue { state in
                 if state.waiting.isEmpty { return state.closed ? .finished : nil }
-                let count = min(limit, state.waiting.count)
+                var count = 0
+                var byteCount = 0
+                for notification in state.waiting.prefix(limit) {
+                    byteCount += notification.payload.utf8.count
+                    if count > 0, byteCount > Self.batchByteLimit { break }
+                    count += 1
+                }
                 defer { state.waiting.removeFirst(count) }
                 return .batch(Array(state.waiting.prefix(count)))
             }

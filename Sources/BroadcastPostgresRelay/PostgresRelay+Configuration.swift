@@ -14,11 +14,21 @@
             public var connection: PostgresConnection.Configuration
             /// The largest envelope, in UTF-8 bytes, the relay sends.
             ///
+            /// 16 MiB (16,777,216 bytes) by default. An envelope over
+            /// ``notificationLimit`` is written to the table
+            /// `broadcast_relay_events` by the statement that sends a small
+            /// notification naming it, and receivers read it from there, in its
+            /// place among the others. A larger event is refused and reported
+            /// (``RelayReport/Kind/eventTooLarge``). A type relayed with
+            /// `sticky: true` is limited to ``notificationLimit``.
+            public var payloadLimit = 16 << 20
+            /// The largest envelope, in UTF-8 bytes, sent as its own
+            /// notification.
+            ///
             /// 7,999 by default, since PostgreSQL refuses payloads of 8,000
-            /// bytes or more unless it was built with another block size. A
-            /// larger event is refused and reported
-            /// (``RelayReport/Kind/eventTooLarge``).
-            public var payloadLimit = 7999
+            /// bytes or more unless it was built with another block size; raise
+            /// it only for such a server.
+            public var notificationLimit = 7999
             /// How many events may wait to be sent, typically while the relay
             /// reconnects; a post beyond that is refused and reported
             /// (``RelayReport/Kind/eventNotSent``).

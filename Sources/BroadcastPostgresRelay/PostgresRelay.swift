@@ -60,7 +60,8 @@
     ///   nothing traps.
     /// - **Nothing lost between live instances.** Every envelope a relay sends
     ///   is numbered on its channel (1, 2, 3…) and kept, by the statement
-    ///   that sends it, in the table `broadcast_relay_events` for
+    ///   right after the one that sends it (before any later one), in the
+    ///   table `broadcast_relay_events` for
     ///   ``Configuration/recoveryWindow`` (60 s, and at least the last 10,000
     ///   of each instance on each channel, by default). A relay that listens
     ///   again after a gap (a restart, a cut connection, a server that stopped
@@ -106,9 +107,13 @@
     /// - **Sticky types recover their state, not each change.** The table
     ///   `broadcast_relay_sticky` keeps the latest state; changes missed
     ///   during a gap are not posted one by one.
-    /// - **Small payloads.** PostgreSQL refuses a payload of 8,000 bytes or more;
-    ///   send an identifier and let the receivers read the rest from the
-    ///   database.
+    /// - **Events up to 16 MiB.** An envelope over PostgreSQL's notification
+    ///   limit (``Configuration/notificationLimit``, 7,999 bytes) is written
+    ///   to `broadcast_relay_events` by the statement that sends a small
+    ///   notification naming it, and receivers read it there, in its place
+    ///   among the others; one over ``Configuration/payloadLimit`` (16 MiB by
+    ///   default) is refused and reported. A type relayed sticky is limited
+    ///   to the notification limit.
     public final class PostgresRelay: Service, Sendable {
         /// The broadcaster whose events are relayed.
         public let broadcaster: Broadcaster
@@ -168,7 +173,8 @@
             let context = RouteContext(
                 broadcaster: broadcaster, instance: instance,
                 relay: Self.relayCount.add(1, ordering: .relaxed).newValue,
-                payloadLimit: configuration.payloadLimit, outgoing: outgoing, reporter: reporter)
+                payloadLimit: configuration.payloadLimit, notificationLimit: configuration.notificationLimit,
+                outgoing: outgoing, reporter: reporter)
             let routes = events.map { $0.makeRoute(context) }
             self.instance = instance
             self.routes = routes
@@ -188,7 +194,8 @@
         ///
         /// Each relay's health check, a quarter of its interval after the
         /// server's last answer, is its heartbeat: a `NOTIFY` on the channel
-        /// `broadcast_relay_heartbeat` carrying its instance's identifier,
+        /// `broadcast_relay_heartbeat` carrying its instance's identifier
+        /// (and, per channel, the number up to which its rows are written),
         /// which every relay listens to. An instance whose relay has a longer
         /// interval than this one's may be missing between its heartbeats.
         public var liveInstanceIDs: [String] {

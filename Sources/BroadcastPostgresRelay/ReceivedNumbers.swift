@@ -41,6 +41,21 @@
             return .next
         }
 
+        /// The numbers of `sender` to read from the table, up to `number`.
+        ///
+        /// `number` was received live as a notification that names its
+        /// envelope there (`"stored":true`); nil if it was taken already. Nothing is taken
+        /// until the rows are read (``takeRecovered(_:from:)``); a sender
+        /// first heard from is counted from `number`, as ``takeLive(_:from:)``
+        /// counts it.
+        mutating func unreadThrough(_ number: UInt64, from sender: String) -> ClosedRange<UInt64>? {
+            guard let taken = latest[sender] else {
+                latest[sender] = max(number, 1) - 1
+                return number...number
+            }
+            return number > taken ? taken + 1...number : nil
+        }
+
         /// Takes `number` from `sender`, read back from the table: nil if it
         /// was taken already; otherwise the numbers before it that were not
         /// taken and never will be (nil if none), since rows are read in order.

@@ -40,6 +40,14 @@
     ///   (`{"v":1,"seq":43,"path":["9f86d081884c7d65"],"cleared":true}`). A
     ///   relay that does not know the field finds no event to decode, and
     ///   skips (and reports) the payload.
+    /// - `stored`: `true`, in place of `event`, in the notification of an
+    ///   envelope too large to be one (over
+    ///   ``PostgresRelay/Configuration/notificationLimit``): the envelope
+    ///   itself, with its event, is the row of ``EventLog`` for its sender
+    ///   (`path`'s last instance) and `n`, written by the statement that sends
+    ///   the notification
+    ///   (`{"v":1,"seq":44,"n":9,"path":["9f86d081884c7d65"],"stored":true}`).
+    ///   A relay that does not know the field skips (and reports) the payload.
     struct RelayEnvelope<Event: Decodable>: Decodable {
         let v: Int
         let seq: UInt64
@@ -97,6 +105,14 @@
         func payload(eventJSON: String, number: UInt64? = nil, trace: TraceCarrier? = nil) -> String {
             let (head, tail) = payload(carrying: "\"event\":\(eventJSON)", transactional: false, trace: trace)
             return head + (number.map { ",\"n\":\($0)" } ?? "") + tail
+        }
+
+        /// The notification naming the envelope numbered `number` on its
+        /// channel, written along this trail to the table instead
+        /// (`"stored":true`).
+        func storedPayload(number: UInt64) -> String {
+            let (head, tail) = payload(carrying: "\"stored\":true", transactional: false, trace: nil)
+            return head + ",\"n\":\(number)" + tail
         }
 
         /// The payload saying, along this trail, that a sticky state was

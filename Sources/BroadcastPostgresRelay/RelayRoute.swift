@@ -36,6 +36,11 @@
         /// fills; then, for `missed`, the numbers still not taken, and the
         /// envelope that revealed them.
         func recover(_ rows: [LoggedEnvelope], missed: MissedEnvelopes?)
+        /// The numbers of `sender` not taken up to `written`, the number up to
+        /// which its heartbeat says its rows are written: nil if none, if
+        /// `sender` was never heard from on the channel, or for a sticky
+        /// route.
+        func unread(upTo written: UInt64, from sender: String) -> MissedEnvelopes?
     }
 
     /// An envelope read from ``EventLog``.
@@ -45,12 +50,14 @@
         let payload: String
     }
 
-    /// Numbers of `sender` a route did not take, revealed by `payload`,
-    /// received after them.
+    /// Numbers of `sender` a route did not take, to read from ``EventLog``:
+    /// missed, and revealed by `payload`, received after them; or, with no
+    /// `payload`, up to an envelope whose notification named it in the table
+    /// (`"stored":true`).
     struct MissedEnvelopes: Sendable {
         let sender: String
         let numbers: ClosedRange<UInt64>
-        let payload: String
+        let payload: String?
     }
 
     /// What every route of one relay shares.
@@ -61,6 +68,8 @@
         /// relay's.
         let relay: Int
         let payloadLimit: Int
+        /// The largest envelope sent as its own notification.
+        let notificationLimit: Int
         let outgoing: OutgoingQueue
         let reporter: RelayReporter
     }

@@ -72,20 +72,25 @@
                 setup.stop()
                 liveInstances.heard(instanceID)
                 onListening()
+                let turns = listening.map { _ in ReceivingTurn() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (route, notifications) in listening {
+                    for ((route, notifications), turn) in zip(listening, turns) {
                         group.addTask {
-                            for try await notification in notifications {
-                                if let missed = route.receive(notification.payload) {
-                                    try await recover(missed, on: route)
-                                }
+                            for try await notification in notifications
+                            where turn.take(orLeave: notification.payload) {
+                                try await receive([notification.payload], on: route, holding: turn)
                             }
                             if !Task.isCancelled { throw ListenEnded() }
                         }
                     }
                     group.addTask {
-                        for try await heartbeat in heartbeats {
-                            liveInstances.heard(heartbeat.payload)
+                        for try await notification in heartbeats {
+                            let heartbeat = Heartbeat(reading: notification.payload)
+                            liveInstances.heard(heartbeat.instanceID)
+                            guard heartbeat.instanceID != instanceID else { continue }
+                            for ((route, _), turn) in zip(listening, turns) {
+                                try await readRowsMissed(before: heartbeat, on: route, turn: turn)
+                            }
                         }
                         if !Task.isCancelled { throw ListenEnded() }
                     }
@@ -152,6 +157,41 @@
             }
         }
 
+        /// Receives `payloads` on `route`, in order, reading from the table
+        /// the envelopes each reveals missed or names there; then those left
+        /// meanwhile; then ends `turn`, which the caller holds.
+        private func receive(_ payloads: [String], on route: any RelayRoute, holding turn: ReceivingTurn)
+            async throws
+        {
+            var payloads = payloads
+            repeat {
+                for payload in payloads {
+                    if let missed = route.receive(payload) {
+                        try await recover(missed, on: route)
+                    }
+                }
+                payloads = turn.end()
+            } while !payloads.isEmpty
+        }
+
+        /// Reads from the table the envelopes of `heartbeat`'s sender that
+        /// `route` has not taken, up to the number its rows are written to.
+        ///
+        /// Posts those it finds, and reports the others lost. Skipped while
+        /// the route's listening task has the turn: the next heartbeat asks
+        /// again.
+        private func readRowsMissed(before heartbeat: Heartbeat, on route: any RelayRoute, turn: ReceivingTurn)
+            async throws
+        {
+            guard let written = heartbeat.writtenNumbers[route.channel],
+                route.unread(upTo: written, from: heartbeat.instanceID) != nil, turn.take(orLeave: nil)
+            else { return }
+            if let missed = route.unread(upTo: written, from: heartbeat.instanceID) {
+                try await recover(missed, on: route)
+            }
+            try await receive([], on: route, holding: turn)
+        }
+
         /// Reads the envelopes `missed` names from the table, and hands them
         /// to `route` with the one that revealed them.
         private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
@@ -186,29 +226,52 @@
             }
         }
 
-        /// Sends the waiting events in batches, in order, until the queue is
-        /// closed and empty or the task is cancelled.
+        /// Sends the waiting events in batches, in order, and writes their
+        /// rows, until the queue is closed and empty or the task is cancelled.
+        ///
+        /// A batch's rows are written by the next statement: with the next
+        /// batch's notifications if one waits, else alone, at once; the rows
+        /// an earlier connection left unwritten first of all.
         private func sendWaitingEvents() async throws {
             while true {
+                if !outgoing.hasWaiting, !outgoing.unwrittenRows.isEmpty {
+                    try await writeRows()
+                    continue
+                }
                 switch await outgoing.next(limit: Self.batchLimit) {
                 case .batch(let batch):
                     try await send(batch)
-                case .finished, .cancelled:
+                case .finished:
+                    try await writeRows()
+                    return
+                case .cancelled:
                     return
                 }
             }
         }
 
-        /// Sends `batch` in one statement; finds, one by one, the events the
-        /// server refuses; throws when the connection fails, having reported
-        /// the events whose statement it interrupted and put back, first in
-        /// line for the next connection, those not tried yet.
+        /// Writes the rows of the envelopes notified and not written yet.
+        private func writeRows() async throws {
+            let rows = outgoing.unwrittenRows
+            guard !rows.isEmpty else { return }
+            try await connection.runToEnd(EventLog.write(rows, sender: instanceID), logger: logger)
+            outgoing.committed(writing: rows.count, notifying: [])
+        }
+
+        /// Sends `batch` in one statement, which also writes the rows not
+        /// written yet; finds, one by one, the events the server refuses;
+        /// throws when the connection fails, having reported the events whose
+        /// statement it interrupted and put back, first in line for the next
+        /// connection, those not tried yet.
         private func send(_ batch: [OutgoingNotification]) async throws {
+            let rows = outgoing.unwrittenRows
             do {
-                try await connection.runToEnd(EventLog.send(batch, sender: instanceID), logger: logger)
+                try await connection.runToEnd(EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                outgoing.committed(writing: rows.count, notifying: batch)
                 reporter.counters.countSent(batch.count)
             } catch let error as PSQLError where ServerRefusal.isRefusal(error) {
-                // Nothing of the batch was committed, and the connection is fine.
+                // Nothing of the statement was committed, and the connection is
+                // fine.
                 guard batch.count > 1 else {
                     report(.eventNotSent, batch[0], .serverRejected(error))
                     return
@@ -226,7 +289,7 @@
             } catch {
                 // Committed or not: sent again, first, on the next connection;
                 // the table keeps it once, and receivers skip a number they
-                // have.
+                // have. The rows not written yet stay so until then.
                 outgoing.putBack(
                     batch.map { notification in
                         var interrupted = notification
@@ -254,8 +317,9 @@
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // Also this instance's heartbeat.
+                        let heartbeat = Heartbeat(instanceID: instanceID, writtenNumbers: outgoing.writtenNumbers)
                         try await connection.runToEnd(
-                            "SELECT pg_notify(\(LiveInstances.channel), \(instanceID))", logger: logger)
+                            "SELECT pg_notify(\(LiveInstances.channel), \(heartbeat.payload))", logger: logger)
                     }
                     group.addTask {
                         try await Task.sleep(until: deadline)

@@ -21,8 +21,12 @@
         /// The trace context of the post that sent it, `trace`; nil if it has
         /// none.
         let trace: TraceCarrier?
-        /// The event's JSON; nil in the envelope of a cleared sticky state.
+        /// The event's JSON; nil in the envelope of a cleared sticky state,
+        /// and in the notification of an envelope kept in the table.
         let eventJSON: Substring?
+        /// Whether this is the notification of an envelope too large to be
+        /// one, kept in ``EventLog`` (`"stored":true`, and a number).
+        let isStored: Bool
 
         /// Who numbered the envelope, for the receiver's account and
         /// ``EventLog``'s rows: the sender, `path`'s last instance, or, for
@@ -34,7 +38,7 @@
         }
 
         /// Reads `payload`; nil unless it is laid out as ``RelayTrail`` writes
-        /// an envelope, with an `event` or `"cleared":true`.
+        /// an envelope, with an `event`, `"cleared":true` or `"stored":true`.
         init?(reading payload: String) {
             var text = Substring(payload).utf8
             guard text.skip(Self.head), let sequence = text.readSequenceNumber() else { return nil }
@@ -58,7 +62,11 @@
             }
             guard text.skip(Self.fieldSeparator) else { return nil }
             trail = RelayTrail(sequence: sequence, path: path)
-            if text.elementsEqual(Self.cleared) {
+            isStored = text.elementsEqual(Self.stored)
+            if isStored {
+                guard number != nil else { return nil }
+                eventJSON = nil
+            } else if text.elementsEqual(Self.cleared) {
                 eventJSON = nil
             } else if text.skip(Self.eventKey), text.last == UInt8(ascii: "}") {
                 eventJSON = Substring(text.dropLast())
@@ -78,6 +86,7 @@
         private static let fieldSeparator = Array(",".utf8)
         private static let eventKey = Array("\"event\":".utf8)
         private static let cleared = Array("\"cleared\":true}".utf8)
+        private static let stored = Array("\"stored\":true}".utf8)
     }
 
     extension Substring.UTF8View {

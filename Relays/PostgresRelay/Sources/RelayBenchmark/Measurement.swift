@@ -45,6 +45,12 @@ struct BenchmarkEvent: Codable, Sendable {
         self.sequence = sequence
         text = "cache entry user:\(sequence) changed"
     }
+
+    /// An event whose text is `text`.
+    init(sequence: Int, text: String) {
+        self.sequence = sequence
+        self.text = text
+    }
 }
 
 /// Hands each received sequence number, with the moment it arrived, from the

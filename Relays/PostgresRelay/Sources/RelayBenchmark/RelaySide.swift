@@ -22,3 +22,33 @@ func measureRelay(on server: PostgresTestServer, size: BenchmarkSize, logger: Lo
     }
     return measurement
 }
+
+/// The relay's latency for events of `byteCount` bytes of text, too large
+/// for a notification: `count` events, one in flight at a time, after one to
+/// warm up; sorted.
+func measureLargeEvents(on server: PostgresTestServer, byteCount: Int, count: Int, logger: Logger) async throws
+    -> [Duration]
+{
+    let pair = try await RelayPair.start(on: server, logger: logger)
+    let text = String(repeating: "x", count: byteCount)
+    var latencies: [Duration] = []
+    do {
+        var iterator = pair.arrivals.stream.makeAsyncIterator()
+        for sequence in 0...count {
+            let start = ContinuousClock.now
+            pair.sending.post(BenchmarkEvent(sequence: sequence, text: text))
+            guard let arrival = await iterator.next(), arrival.sequence == sequence else {
+                throw BenchmarkFailure("large event \(sequence) did not arrive in order")
+            }
+            if sequence > 0 { latencies.append(arrival.at - start) }
+        }
+    } catch {
+        try? await pair.stop()
+        throw error
+    }
+    try await pair.stop()
+    guard pair.sender.counts.notSent == 0 else {
+        throw BenchmarkFailure("the relay refused large events: \(pair.sender.counts)")
+    }
+    return latencies.sorted()
+}

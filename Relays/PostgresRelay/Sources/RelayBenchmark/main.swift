@@ -31,6 +31,7 @@ print("Load average before: \(loadAverage())")
 let server = try await PostgresTestServer.start()
 var results: [String: [Measurement]] = ["floor": [], "relay": []]
 var restarts: [RestartMeasurement] = []
+var largeEvents: [(byteCount: Int, latencies: [Duration])] = []
 do {
     for round in 1...rounds {
         // Alternate which goes first, so that neither always follows the other.
@@ -43,6 +44,11 @@ do {
             results[name, default: []].append(measurement)
             print("round \(round) \(name): \(measurement)")
         }
+    }
+    for (byteCount, count) in quick ? [(1_000_000, 3)] : [(100_000, 20), (1_000_000, 20), (16_000_000, 3)] {
+        let latencies = try await measureLargeEvents(on: server, byteCount: byteCount, count: count, logger: logger)
+        largeEvents.append((byteCount, latencies))
+        print("events of \(byteCount) bytes: \(latencies.map { Int(microseconds($0)) }) µs")
     }
     for round in 1...(quick ? 1 : 3) {
         let restart = try await measureRestart(on: server, logger: logger)
@@ -78,3 +84,16 @@ print(
         + "\(spread(restarts.map { Double(milliseconds($0.fromServerBack)) }, unit: " ms")) after the server was back; "
         + "median of \(restarts.count) [lowest–highest]."
 )
+print("")
+for (byteCount, latencies) in largeEvents {
+    print(
+        "Events of \(byteCount) bytes (through the table), one in flight: "
+            + "\(spread(latencies.map(microseconds), unit: " µs")) from post to handler, "
+            + "median of \(latencies.count) [lowest–highest]."
+    )
+}
+
+/// `duration` in microseconds.
+func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}

@@ -42,7 +42,7 @@ import Testing
                     channel: "chat", sticky: false,
                     context: RouteContext(
                         broadcaster: broadcaster, instance: InstanceIdentity.of(broadcaster), relay: -1 - relay,
-                        payloadLimit: 8000, outgoing: OutgoingQueue(capacity: 1),
+                        payloadLimit: 8000, notificationLimit: 8000, outgoing: OutgoingQueue(capacity: 1),
                         reporter: RelayReporter(
                             logger: Logger(label: "routes", factory: { _ in SwiftLogNoOpLogHandler() }))))
             }
@@ -102,7 +102,7 @@ import Testing
             channel: "chat", sticky: true,
             context: RouteContext(
                 broadcaster: broadcaster, instance: InstanceIdentity.of(broadcaster), relay: -1,
-                payloadLimit: 8000, outgoing: OutgoingQueue(capacity: 1),
+                payloadLimit: 8000, notificationLimit: 8000, outgoing: OutgoingQueue(capacity: 1),
                 reporter: RelayReporter(logger: Logger(label: "route", factory: { _ in SwiftLogNoOpLogHandler() }))))
         let line = InstanceIdentity.of(broadcaster).deliveryLine(for: "chat")
         // Another relay's delivery, running on a thread of its own until released.

@@ -9,7 +9,9 @@ import Testing
     private static func enqueue(_ queue: OutgoingQueue, _ text: String, on channel: String = "chat")
         -> OutgoingQueue.Enqueued
     {
-        queue.enqueue(channel: channel, typeName: "T", keepsState: false, limit: 100) { "\(text)#\($0)" }
+        queue.enqueue(
+            channel: channel, typeName: "T", keepsState: false, limit: 100, notificationLimit: 100,
+            payload: { "\(text)#\($0)" }, reference: nil)
     }
 
     private func payloads(_ next: OutgoingQueue.Next) -> [String] {
@@ -103,7 +105,8 @@ import Testing
     @Test func eachChannelsEnvelopesAreNumberedInQueueOrderWithNoneSkipped() async {
         let queue = OutgoingQueue(capacity: 100_000)
         if case .tooLarge(let byteCount) = queue.enqueue(
-            channel: "chat", typeName: "T", keepsState: false, limit: 3, payload: { "toolong\($0)" })
+            channel: "chat", typeName: "T", keepsState: false, limit: 3, notificationLimit: 3,
+            payload: { "toolong\($0)" }, reference: { "ref\($0)" })
         {
             #expect(byteCount == 8)
         } else {
@@ -123,5 +126,64 @@ import Testing
             #expect(numbers == Array(1...UInt64(threads / 2 * perThread)), "\(channel)")
         }
         #expect(queue.latestNumbers == ["even": 1000, "odd": 1000])
+    }
+
+    /// An envelope over the notification limit is sent as a reference.
+    ///
+    /// Over the payload limit, or with no reference to send, it is
+    /// refused. A batch carries at most ``OutgoingQueue/batchByteLimit``
+    /// bytes, or one larger event.
+    @Test func anEnvelopeOverTheNotificationLimitTravelsAsAReferenceAndBatchesAreBoundedInBytes() async {
+        let queue = OutgoingQueue(capacity: 100)
+        let large = String(repeating: "x", count: OutgoingQueue.batchByteLimit)
+        func enqueue(_ text: String, limit: Int = 2 << 20, reference: ((UInt64) -> String)? = { "ref\($0)" })
+            -> OutgoingQueue.Enqueued
+        {
+            queue.enqueue(
+                channel: "chat", typeName: "T", keepsState: false, limit: limit, notificationLimit: 10,
+                payload: { "\(text)\($0)" }, reference: reference)
+        }
+        guard case .enqueued = enqueue("small"), case .enqueued = enqueue(large), case .enqueued = enqueue("s"),
+            case .tooLarge = enqueue(large, limit: 100), case .tooLarge = enqueue("more than ten", reference: nil)
+        else {
+            Issue.record("expected three events enqueued, then two refused")
+            return
+        }
+        var batches: [[OutgoingNotification]] = []
+        for _ in 0..<3 {
+            guard case .batch(let batch) = await queue.next(limit: 10) else { break }
+            batches.append(batch)
+        }
+        // The large one alone: with the next, its batch would be over the
+        // byte limit.
+        #expect(batches.map { $0.map(\.number) } == [[1], [2], [3]])
+        #expect(batches.map { $0.map(\.reference) } == [[nil], ["ref2"], [nil]])
+        #expect(batches.dropFirst().first?.first?.payload == large + "2")
+    }
+
+    /// The rows of envelopes notified are written by a later statement: the
+    /// heartbeat's numbers count only those written, and those of envelopes
+    /// whose statement wrote them, once every number before them is.
+    @Test func writtenNumbersCountOnlyRowsWrittenInOrder() async {
+        let queue = OutgoingQueue(capacity: 100)
+        for (text, size) in [("a", 1), ("b", 1), ("c", 20)] {
+            _ = queue.enqueue(
+                channel: "chat", typeName: "T", keepsState: false, limit: 100, notificationLimit: 10,
+                payload: { String(repeating: text, count: size) + "\($0)" }, reference: { "ref\($0)" })
+        }
+        guard case .batch(let batch) = await queue.next(limit: 10) else {
+            Issue.record("expected a batch")
+            return
+        }
+        // "c3" went by reference: its statement wrote its row.
+        queue.committed(writing: 0, notifying: batch)
+        #expect(queue.unwrittenRows.map(\.payload) == ["a1", "b2"])
+        #expect(queue.writtenNumbers.isEmpty)
+        queue.committed(writing: 1, notifying: [])
+        #expect(queue.unwrittenRows.map(\.payload) == ["b2"])
+        #expect(queue.writtenNumbers == ["chat": 1])
+        queue.committed(writing: 1, notifying: [])
+        #expect(queue.unwrittenRows.isEmpty)
+        #expect(queue.writtenNumbers == ["chat": 3])
     }
 }

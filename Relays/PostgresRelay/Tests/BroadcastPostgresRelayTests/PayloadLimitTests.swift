@@ -12,8 +12,9 @@ import Testing
     }
 
     /// An event whose envelope is 7,999 bytes, the largest payload
-    /// PostgreSQL takes by default, is relayed; one byte more is refused
-    /// with a typed report, not sent, and the relay goes on.
+    /// PostgreSQL takes in a notification, is sent as one; one byte more
+    /// travels in the table; one over the payload limit, 16 MiB by default,
+    /// is refused with a typed report, not sent, and the relay goes on.
     @Test func anEventOverThePayloadLimitIsRefusedAndReportedAndTheRelayGoesOn() async throws {
         try await withServer { server in
             let first = try RelayInstance("first", server: server)
@@ -22,14 +23,19 @@ import Testing
             try await second.waitUntilListening()
             let largest = String(repeating: "x", count: 7999 - envelope(of: first, text: "").utf8.count)
             #expect(envelope(of: first, text: largest).utf8.count == 7999)
+            let limit = PostgresRelay.Configuration(connection: server.connection).payloadLimit
+            #expect(limit == 16_777_216)
+            let tooLarge = String(repeating: "z", count: limit - envelope(of: first, text: "").utf8.count + 1)
 
             first.broadcaster.post(ChatMessage(number: 1, text: largest), isolation: nil)
             first.broadcaster.post(ChatMessage(number: 2, text: largest + "y"), isolation: nil)
-            first.post(3)
+            first.broadcaster.post(ChatMessage(number: 3, text: tooLarge), isolation: nil)
+            first.post(4)
 
-            let received = try await second.messages.wait("the messages within the limit") { $0.count == 2 }
-            #expect(received.map(\.number) == [1, 3])
+            let received = try await second.messages.wait("the messages within the limit") { $0.count == 3 }
+            #expect(received.map(\.number) == [1, 2, 4])
             #expect(received.first?.text == largest)
+            #expect(received.dropFirst().first?.text == largest + "y")
             let refusals = try await first.reports.wait("the refusal") { reports in
                 reports.contains { $0.kind == .eventTooLarge }
             }.filter { $0.kind == .eventTooLarge }
@@ -38,23 +44,45 @@ import Testing
                 Issue.record("expected a payloadTooLarge error, got \(String(describing: refusals.first?.error))")
                 return
             }
-            #expect(byteCount == 8000)
-            #expect(limit == 7999)
+            // Numbered 3 on the channel: the refused event took no number.
+            #expect(byteCount == 16_777_217)
+            #expect(limit == 16_777_216)
             #expect(refusals.first?.typeName == String(reflecting: ChatMessage.self))
             #expect(refusals.first?.channel == "chat")
             #expect(first.relay.counts.notSent == 1)
-            #expect(second.relay.counts.received == 2)
+            #expect(second.relay.counts.received == 3)
             try await first.stop()
             try await second.stop()
         }
     }
 
-    /// A relay whose limit is set above the server's sends the event, the
-    /// server refuses it, and the relay reports that and goes on: the
-    /// server's refusal of one event of a batch does not stop the others.
+    /// A type relayed sticky travels in its notification: a state over the
+    /// notification limit is refused, with that limit.
+    @Test func aStickyStateOverTheNotificationLimitIsRefused() async throws {
+        try await withServer { server in
+            let first = try RelayInstance("first", server: server)
+            try await first.waitUntilListening()
+            first.broadcaster.post(
+                OnlineUsers(names: [String(repeating: "n", count: 8000)]), sticky: true, isolation: nil)
+            let refusals = try await first.reports.wait("the refusal") { reports in
+                reports.contains { $0.kind == .eventTooLarge }
+            }.filter { $0.kind == .eventTooLarge }
+            guard case .payloadTooLarge(_, let limit)? = refusals.first?.error else {
+                Issue.record("expected a payloadTooLarge error, got \(refusals)")
+                return
+            }
+            #expect(limit == 7999)
+            try await first.stop()
+        }
+    }
+
+    /// A relay whose notification limit is set above the server's sends
+    /// the event as a notification, the server refuses it, and the relay
+    /// reports that and goes on: the server's refusal of one event of a
+    /// batch does not stop the others.
     @Test func anEventTheServerRefusesIsReportedAndTheOthersOfItsBatchAreSent() async throws {
         try await withServer { server in
-            let first = try RelayInstance("first", server: server) { $0.payloadLimit = 20_000 }
+            let first = try RelayInstance("first", server: server) { $0.notificationLimit = 20_000 }
             let second = try RelayInstance("second", server: server)
             try await second.waitUntilListening()
             // Posted before the first relay connects, so that they wait, and

@@ -52,4 +52,19 @@ import Testing
         numbers.start(at: [:])
         #expect(numbers.isStarted)
     }
+
+    /// A notification that names its envelope in the table takes nothing:
+    /// the numbers up to it are read, then taken as rows.
+    @Test func aStoredEnvelopeIsReadWithTheNumbersMissedBeforeIt() {
+        var numbers = ReceivedNumbers()
+        numbers.start(at: ["a": 4])
+        #expect(numbers.unreadThrough(5, from: "a") == 5...5)
+        #expect(numbers.unreadThrough(7, from: "a") == 5...7)
+        #expect(numbers.unreadThrough(4, from: "a") == nil)
+        #expect(numbers.latest == ["a": 4])
+        // A sender first heard from is counted from its number.
+        #expect(numbers.unreadThrough(9, from: "b") == 9...9)
+        #expect(numbers.takeRecovered(9, from: "b") == .some(nil))
+        #expect(numbers.latest == ["a": 4, "b": 9])
+    }
 }

@@ -35,6 +35,12 @@ import Testing
                     #expect(numbered.eventJSON == "{}")
                     let numberedClear = try #require(WrittenEnvelope(reading: trail.clearedPayload(number: number)))
                     #expect(numberedClear.number == number)
+                    #expect(!numberedClear.isStored && !numbered.isStored)
+                    let stored = try #require(WrittenEnvelope(reading: trail.storedPayload(number: number)))
+                    #expect(stored.trail == trail)
+                    #expect(stored.number == number)
+                    #expect(stored.isStored)
+                    #expect(stored.eventJSON == nil)
                 }
             }
         }
