@@ -58,11 +58,24 @@ public struct BroadcastDiagnostic: Sendable, Equatable, CustomStringConvertible 
     ///   - line: The line of the call.
     ///   - message: The ``description`` of a kind declared outside this
     ///     module; ignored for this module's kinds, which write their own.
-    ///   - registeringActor: The type of the actor the listener registered
-    ///     on, if it has one.
     package init(
         kind: Kind, typeName: String, protocolName: String? = nil, notificationName: String? = nil,
-        reason: String? = nil, fileID: String, line: Int, message: String? = nil, registeringActor: String? = nil
+        reason: String? = nil, fileID: String, line: Int, message: String? = nil
+    ) {
+        self.init(
+            kind: kind, typeName: typeName, protocolName: protocolName, notificationName: notificationName,
+            reason: reason, fileID: fileID, line: line, message: message, registeringActor: nil)
+    }
+
+    /// A diagnostic naming the actor a listener registered on.
+    ///
+    /// As the initializer above, with the type of the actor the listener
+    /// registered on, `registeringActor` (nil if it has none). A second
+    /// initializer, not a defaulted parameter, keeps the first one's
+    /// spelling, which shipped.
+    package init(
+        kind: Kind, typeName: String, protocolName: String? = nil, notificationName: String? = nil,
+        reason: String? = nil, fileID: String, line: Int, message: String? = nil, registeringActor: String?
     ) {
         self.registeringActor = registeringActor
         self.kind = kind
