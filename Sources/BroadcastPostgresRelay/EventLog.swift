@@ -8,8 +8,9 @@
     ///
     /// A row is written by a later statement than the one that sends its
     /// `NOTIFY` (``send(_:writing:sender:)``), a moment later: rows wait
-    /// until the oldest waited ``RelaySession/rowDelay`` or a batch's worth
-    /// waits, and are then written, together, by a statement of their own
+    /// until the oldest waited ``RelaySession/rowDelay``, a batch's worth
+    /// waits, or nothing was notified for ``RelaySession/quietDelay``, and
+    /// are then written, together, by a statement of their own
     /// or with the next batch's `NOTIFY`s; rows an earlier connection left
     /// unwritten are written first on the next. So most `NOTIFY` statements
     /// write nothing, and a `NOTIFY` rarely waits behind a row. Rows are
