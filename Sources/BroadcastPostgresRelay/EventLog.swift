@@ -6,11 +6,19 @@
     /// after a restart, a cut connection, a server that stopped answering)
     /// reads it when it listens again.
     ///
-    /// A row is written by the statement after the one that sends its
-    /// `NOTIFY` (``send(_:writing:sender:)``), before any later `NOTIFY` of
-    /// its sender is sent: a receiver that gets an envelope finds in the
-    /// table every earlier one it missed; one too large for a notification
-    /// is written by the statement that notifies it. Each sender numbers its envelopes
+    /// A row is written by a later statement than the one that sends its
+    /// `NOTIFY` (``send(_:writing:sender:)``), a moment later: rows wait
+    /// until the oldest waited ``RelaySession/rowDelay``, a batch's worth
+    /// waits, or nothing was notified for ``RelaySession/quietDelay``, and
+    /// are then written, together, by a statement of their own
+    /// or with the next batch's `NOTIFY`s; rows an earlier connection left
+    /// unwritten are written first on the next. So most `NOTIFY` statements
+    /// write nothing, and a `NOTIFY` rarely waits behind a row. Rows are
+    /// written in their numbers' order: one too large for a notification
+    /// is written by the statement that notifies it, with every row not
+    /// written before it. A receiver that gets an envelope after numbers it
+    /// missed reads them, and waits for the last one's row if it is not
+    /// written yet (``RelaySession``). Each sender numbers its envelopes
     /// on each channel 1, 2, 3… (`n`, ``OutgoingQueue``); a receiver knows the
     /// latest number it took from each sender, and on listening again reads
     /// the rows after it. A number it did not get, live or from the table, is
@@ -19,8 +27,8 @@
     /// Why a table, and not each sender's memory asked again (a negative
     /// acknowledgement): a row outlives its sender's process, which a killed
     /// process's memory does not, and needs no message back to the sender; the
-    /// cost is a row written after each batch's notifications, measured in
-    /// the benchmarks.
+    /// cost is a multi-row insert every few milliseconds while events flow,
+    /// measured in the benchmarks.
     enum EventLog {
         /// Creates the table if it is absent, under a transaction-level
         /// advisory lock, like ``StickyStateTable/create``.
@@ -56,18 +64,16 @@
         /// Sends `batch` in one statement, in order.
         ///
         /// It also writes the rows of `rows` (envelopes notified by earlier
-        /// statements, ``OutgoingQueue``)
-        /// and of the envelopes of `batch` too large to be their own
-        /// notification, which it notifies by reference; keeps the sticky
+        /// statements, ``OutgoingQueue``), and, if `batch` has an envelope
+        /// too large to be its own notification, which it notifies by
+        /// reference, the rows of every envelope of `batch`; keeps the sticky
         /// states of `batch` in ``StickyStateTable``. All numbered as
         /// `sender`'s.
         ///
-        /// The rows of the other envelopes of `batch` are not written here:
-        /// a notification reaches the listeners when its statement commits,
-        /// and a statement that also writes rows commits later. They are
-        /// written by the next statement, before or with any later
-        /// notification of this sender, so that a receiver that gets a
-        /// number finds in the table every earlier one it missed.
+        /// The rows of a batch with no envelope by reference are not written
+        /// here: a notification reaches the listeners when its statement
+        /// commits, and a statement that also writes rows commits later.
+        /// They are written a moment later (see ``EventLog``).
         ///
         /// A row already kept (its statement was interrupted after it
         /// committed, and it is written again) is not written twice; a
@@ -76,7 +82,7 @@
         static func send(_ batch: [OutgoingNotification], writing rows: [OutgoingNotification], sender: String)
             -> PostgresQuery
         {
-            let stored = rows + batch.filter { $0.reference != nil }
+            let stored = batch.contains { $0.reference != nil } ? rows + batch.filter { !$0.keepsState } : rows
             let keepsState = batch.contains(where: \.keepsState)
             guard !stored.isEmpty || keepsState else {
                 // The hot path: notifications alone.

@@ -169,10 +169,15 @@
         }
 
         func unread(upTo written: UInt64, from sender: String) -> MissedEnvelopes? {
-            guard !sticky, let taken = numbers.withLockedValue({ $0.latest[sender] }), taken < written else {
-                return nil
+            guard !sticky, written > 0 else { return nil }
+            return numbers.withLockedValue { numbers in
+                guard numbers.isStarted else { return nil }
+                guard let taken = numbers.latest[sender] else {
+                    return MissedEnvelopes(sender: sender, numbers: 1...written, payload: nil, isFirstHeard: true)
+                }
+                guard taken < written else { return nil }
+                return MissedEnvelopes(sender: sender, numbers: taken + 1...written, payload: nil)
             }
-            return MissedEnvelopes(sender: sender, numbers: taken + 1...written, payload: nil)
         }
 
         func startAccount(at latest: [String: UInt64]) {
@@ -180,6 +185,10 @@
         }
 
         func recover(_ rows: [LoggedEnvelope], missed: MissedEnvelopes?) {
+            if let missed, missed.isFirstHeard {
+                let first = rows.first?.number ?? missed.numbers.upperBound + 1
+                numbers.withLockedValue { $0.startFirstHeard(missed.sender, before: first) }
+            }
             for row in rows {
                 guard let lost = numbers.withLockedValue({ $0.takeRecovered(row.number, from: row.sender) }) else {
                     continue

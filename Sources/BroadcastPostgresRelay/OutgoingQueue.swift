@@ -10,7 +10,8 @@
         /// the notification limit; nil when the envelope is its own.
         ///
         /// It names the envelope (`"stored":true`), which is written to
-        /// ``EventLog`` by the statement that sends it.
+        /// ``EventLog`` by the statement that sends it, with the rows of
+        /// every envelope notified before it.
         let reference: String?
         let typeName: String
         /// Whether the payload is a sticky state, kept in the sticky table in
@@ -51,16 +52,27 @@
             case batch([OutgoingNotification])
             /// Closed, and every event was taken.
             case finished
+            /// Woken (``wake()``) with no event waiting: the rows not written
+            /// yet may be due.
+            case woken
             /// The waiting task was cancelled.
             case cancelled
         }
 
         private struct State {
             var waiting: [OutgoingNotification] = []
-            /// Events notified whose rows are not written yet, in order: the
-            /// next statement writes them (``EventLog``), before or with any
-            /// later notification, on this connection or the next.
+            /// Events notified whose rows are not written yet, in order: a
+            /// later statement writes them (``EventLog``), on this connection
+            /// or, first of all, on the next.
             var unwritten: [OutgoingNotification] = []
+            /// When the oldest of ``unwritten`` was notified; nil if none is.
+            var unwrittenSince: ContinuousClock.Instant?
+            /// When the latest statement that notified a row not written yet
+            /// committed.
+            var latestNotifiedAt: ContinuousClock.Instant?
+            /// Set by ``OutgoingQueue/wake()``, cleared when ``next(limit:)``
+            /// returns ``Next/woken``.
+            var isWoken = false
             /// The number of the latest envelope notified on each channel
             /// whose rows are kept in ``EventLog``.
             var notifiedNumbers: [String: UInt64] = [:]
@@ -147,6 +159,24 @@
             state.withLockedValue { $0.unwritten }
         }
 
+        /// Whether the rows not written yet are due: the oldest has waited
+        /// `delay`, or `count` of them wait.
+        func rowsAreDue(after delay: Duration, count: Int) -> Bool {
+            state.withLockedValue { state in
+                guard let since = state.unwrittenSince else { return false }
+                return state.unwritten.count >= count || ContinuousClock.now - since >= delay
+            }
+        }
+
+        /// When the rows not written yet are to be written if nothing is
+        /// notified meanwhile: `delay` after the latest notification; nil if
+        /// no row waits.
+        func quietDeadline(after delay: Duration) -> ContinuousClock.Instant? {
+            state.withLockedValue { state in
+                state.unwritten.isEmpty ? nil : state.latestNotifiedAt.map { $0 + delay }
+            }
+        }
+
         /// Whether events wait to be taken.
         var hasWaiting: Bool {
             state.withLockedValue { !$0.waiting.isEmpty }
@@ -154,18 +184,38 @@
 
         /// Records that a statement committed: it wrote the first
         /// `writtenCount` rows of ``unwrittenRows`` and notified `notified`,
-        /// whose rows are written by a later statement, but for those it
-        /// wrote itself (``OutgoingNotification/reference``) and the sticky
-        /// states, kept in their own table.
+        /// whose rows are written by a later statement, but for the sticky
+        /// states, kept in their own table, and for a batch that notifies an
+        /// envelope by reference (``OutgoingNotification/reference``): its
+        /// statement wrote the rows of the whole batch, so that rows are
+        /// written in their numbers' order.
         func committed(writing writtenCount: Int, notifying notified: [OutgoingNotification]) {
+            let writesItsRows = notified.contains { $0.reference != nil }
+            let now = ContinuousClock.now
             state.withLockedValue { state in
                 state.unwritten.removeFirst(min(writtenCount, state.unwritten.count))
+                if state.unwritten.isEmpty { state.unwrittenSince = nil }
                 for notification in notified where !notification.keepsState {
-                    if notification.reference == nil { state.unwritten.append(notification) }
+                    if !writesItsRows {
+                        state.unwritten.append(notification)
+                        if state.unwrittenSince == nil { state.unwrittenSince = now }
+                        state.latestNotifiedAt = now
+                    }
                     state.notifiedNumbers[notification.channel] = max(
                         state.notifiedNumbers[notification.channel] ?? 0, notification.number)
                 }
             }
+        }
+
+        /// Makes the consumer's ``next(limit:)`` return, ``Next/woken`` if no
+        /// event waits: the rows not written yet are due.
+        func wake() {
+            let consumer = state.withLockedValue { state in
+                state.isWoken = true
+                defer { state.consumer = nil }
+                return state.consumer
+            }
+            consumer?.resume()
         }
 
         /// Puts `notifications`, taken earlier and not sent, back before the
@@ -219,7 +269,9 @@
                         // handler finds the continuation, or this sees the
                         // cancellation.
                         let resumeNow = state.withLockedValue { state in
-                            guard state.waiting.isEmpty, !state.closed, !Task.isCancelled else { return true }
+                            guard state.waiting.isEmpty, !state.closed, !state.isWoken, !Task.isCancelled else {
+                                return true
+                            }
                             state.consumer = continuation
                             return false
                         }
@@ -237,7 +289,12 @@
 
         private func take(limit: Int) -> Next? {
             state.withLockedValue { state in
-                if state.waiting.isEmpty { return state.closed ? .finished : nil }
+                if state.waiting.isEmpty {
+                    if state.closed { return .finished }
+                    guard state.isWoken else { return nil }
+                    state.isWoken = false
+                    return .woken
+                }
                 var count = 0
                 var byteCount = 0
                 for notification in state.waiting.prefix(limit) {

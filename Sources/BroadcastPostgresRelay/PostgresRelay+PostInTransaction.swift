@@ -28,7 +28,10 @@
         ///   a gap, or reported lost (``RelayLoss/inTransactions``). The
         ///   transaction writes the event's row in `broadcast_relay_events`
         ///   and its `NOTIFY`, so a receiver reads back only an event whose
-        ///   transaction committed.
+        ///   transaction committed. An event too large for a notification
+        ///   (over the configuration's `notificationLimit`, up to its
+        ///   `payloadLimit`) travels as any
+        ///   other does: its `NOTIFY` names its row, which receivers read.
         /// - **Numbered by the database.** An instance's transactions number
         ///   their events on each channel 1, 2, 3…, apart from its other
         ///   events, in a row of `broadcast_relay_transaction_numbers` that a
@@ -67,10 +70,10 @@
             guard let route = routes.lazy.compactMap({ $0 as? EventRoute<Event> }).first, !route.sticky else {
                 throw PostgresRelayError.notRelayedInTransactions(String(reflecting: Event.self))
             }
-            let (head, tail) = try route.transactionalPayload(event)
+            let payload = try route.transactionalPayload(event)
             let rows = try await connection.query(
                 TransactionalNumbers.post(
-                    channel: route.channel, sender: TransactionalNumbers.sender(instanceID), head: head, tail: tail),
+                    channel: route.channel, sender: TransactionalNumbers.sender(instanceID), payload: payload),
                 logger: logger)
             for try await _ in rows {}
         }

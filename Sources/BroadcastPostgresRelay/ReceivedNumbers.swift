@@ -69,6 +69,15 @@
             return .some(number > taken + 1 ? taken + 1...number - 1 : nil)
         }
 
+        /// Starts the account of `sender`, first heard of through its
+        /// heartbeat, just before `first`, the first of its numbers the table
+        /// keeps, unless it was heard from meanwhile: the numbers before were
+        /// sent before this relay first listened, or are no longer kept, and
+        /// are neither posted nor reported.
+        mutating func startFirstHeard(_ sender: String, before first: UInt64) {
+            if latest[sender] == nil { latest[sender] = first - 1 }
+        }
+
         /// Ends the wait for `missed` from `sender`, once the table was read:
         /// the numbers in it still not taken, now reported lost (nil if
         /// none); the account moves past them.

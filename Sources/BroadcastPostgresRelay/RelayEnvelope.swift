@@ -130,6 +130,14 @@
             return (head + ",\"n\":", tail)
         }
 
+        /// The notification naming the envelope of an event posted in a
+        /// transaction, written along this trail to the table instead
+        /// (`"stored":true`), in two parts that its number goes between.
+        func transactionalStoredPayload() -> (head: String, tail: String) {
+            let (head, tail) = payload(carrying: "\"stored\":true", transactional: true, trace: nil)
+            return (head + ",\"n\":", tail)
+        }
+
         /// The envelope before where its number goes, and after.
         private func payload(carrying field: String, transactional: Bool, trace: TraceCarrier?) -> (String, String) {
             let path = self.path.map { "\"\($0)\"" }.joined(separator: ",")

@@ -37,9 +37,12 @@
         /// envelope that revealed them.
         func recover(_ rows: [LoggedEnvelope], missed: MissedEnvelopes?)
         /// The numbers of `sender` not taken up to `written`, the number up to
-        /// which its heartbeat says its rows are written: nil if none, if
-        /// `sender` was never heard from on the channel, or for a sticky
-        /// route.
+        /// which its heartbeat says its rows are written: nil if none, before
+        /// the route's account starts, or for a sticky route. For a sender
+        /// the route never heard from on the channel (one that started
+        /// sending while this relay reconnected, whose rows were not written
+        /// yet when it read the table), all of them, from the first the
+        /// table keeps (``MissedEnvelopes/isFirstHeard``).
         func unread(upTo written: UInt64, from sender: String) -> MissedEnvelopes?
     }
 
@@ -58,6 +61,11 @@
         let sender: String
         let numbers: ClosedRange<UInt64>
         let payload: String?
+        /// Whether `sender` was never heard from on the channel: its account
+        /// starts at the first of `numbers` the table keeps, and the numbers
+        /// before are not reported lost (they may predate the relay's first
+        /// listen, or be pruned).
+        var isFirstHeard = false
     }
 
     /// What every route of one relay shares.

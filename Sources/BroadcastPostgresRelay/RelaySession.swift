@@ -1,5 +1,6 @@
 #if PostgresRelay
     import Logging
+    import NIOConcurrencyHelpers
     import PostgresNIO
 
     /// One connection's work: listen on every relayed channel and post what
@@ -16,10 +17,30 @@
         let instanceID: String
         /// Where the heartbeats heard are recorded.
         let liveInstances: LiveInstances
+        /// The number up to which each sender's heartbeat last said its rows
+        /// on each channel are written, by sender, then channel: a number
+        /// missing below it never will be.
+        private let writtenNumbers = NIOLockedValueBox([String: [String: UInt64]]())
 
         /// The most events sent in one statement (one round trip, one
-        /// transaction).
+        /// transaction), and the most rows that wait to be written.
         static let batchLimit = 100
+
+        /// How long the row of an envelope notified waits to be written
+        /// while events flow (``EventLog``): long enough that the rows of
+        /// several are written by one statement, which seldom holds a
+        /// `NOTIFY` back or takes a core from a delivery (measured: at an
+        /// event every millisecond, 2 ms put a write beside every other
+        /// event's delivery, and the median latency went from 1.15× to 1.6×
+        /// the floor's); short enough that a receiver that missed an
+        /// envelope seldom waits for its row, and that little is lost if the
+        /// process ends.
+        static let rowDelay: Duration = .milliseconds(5)
+
+        /// How long after the latest notification the rows are written if
+        /// no event comes: shorter than ``rowDelay``, so that events a few
+        /// milliseconds apart have their rows written between them.
+        static let quietDelay: Duration = .microseconds(1500)
 
         /// A listen that ended without an error: the connection is no longer
         /// listening, so the session ends as if it had failed.
@@ -87,6 +108,7 @@
                         for try await notification in heartbeats {
                             let heartbeat = Heartbeat(reading: notification.payload)
                             liveInstances.heard(heartbeat.instanceID)
+                            writtenNumbers.withLockedValue { $0[heartbeat.instanceID] = heartbeat.writtenNumbers }
                             guard heartbeat.instanceID != instanceID else { continue }
                             for ((route, _), turn) in zip(listening, turns) {
                                 try await readRowsMissed(before: heartbeat, on: route, turn: turn)
@@ -194,10 +216,37 @@
 
         /// Reads the envelopes `missed` names from the table, and hands them
         /// to `route` with the one that revealed them.
+        ///
+        /// A sender writes its rows in order, a moment after their
+        /// notifications (``rowDelay``; on its next connection first of all
+        /// if its connection failed meanwhile). So if numbers revealed
+        /// missed by a later notification are not all written yet (the last
+        /// is not), the table is read again, 1.5, 3, 6… ms later (at most
+        /// 100 ms apart), until they are, until the sender's heartbeat says
+        /// its rows are written past them (a number still missing then never
+        /// will be: an event the server refused took it), or until
+        /// `healthCheckInterval` has passed; the numbers still missing then
+        /// are lost (a sender that ended before writing them). Rows named by
+        /// a notification, or by a heartbeat, are written already.
         private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
-            let rows = try await connection.rowsToEnd(
-                EventLog.rows(on: route.channel, from: missed.sender, numbered: missed.numbers), logger: logger)
-            route.recover(try rows.map(Self.loggedEnvelope), missed: missed)
+            let deadline = ContinuousClock.now + configuration.healthCheckInterval
+            var pause = Self.quietDelay
+            while true {
+                // Read before the table: the rows a heartbeat counts were
+                // committed before it was sent.
+                let written = writtenNumbers.withLockedValue { $0[missed.sender]?[route.channel] } ?? 0
+                let rows = try await connection.rowsToEnd(
+                    EventLog.rows(on: route.channel, from: missed.sender, numbered: missed.numbers), logger: logger
+                ).map(Self.loggedEnvelope)
+                if missed.payload == nil || rows.last?.number == missed.numbers.upperBound
+                    || written >= missed.numbers.upperBound || ContinuousClock.now + pause > deadline
+                {
+                    route.recover(rows, missed: missed)
+                    return
+                }
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+            }
         }
 
         private static func loggedEnvelope(_ row: PostgresRow) throws -> LoggedEnvelope {
@@ -229,18 +278,50 @@
         /// Sends the waiting events in batches, in order, and writes their
         /// rows, until the queue is closed and empty or the task is cancelled.
         ///
-        /// A batch's rows are written by the next statement: with the next
-        /// batch's notifications if one waits, else alone, at once; the rows
-        /// an earlier connection left unwritten first of all.
+        /// The rows an earlier connection left unwritten are written first of
+        /// all. Then rows wait until they are due (the oldest waited
+        /// ``rowDelay``, or a batch's worth waits), and are written with the
+        /// next batch's notifications if one waits, else by a statement of
+        /// their own right after the notifications that made them due, when
+        /// the next event is furthest away; and, when no event comes,
+        /// ``quietDelay`` after the latest notification. All of them when the
+        /// queue is closed. A cancelled task leaves the rows not written yet
+        /// unwritten.
         private func sendWaitingEvents() async throws {
+            try await writeRows()
+            // Wakes this loop once no event has been notified for
+            // `quietDelay`, and not before: a wake while events flow would
+            // take a core from a delivery. One at a time, started again once
+            // it has woken the loop.
+            var timer: Task<Void, Never>?
+            defer { timer?.cancel() }
             while true {
-                if !outgoing.hasWaiting, !outgoing.unwrittenRows.isEmpty {
-                    try await writeRows()
-                    continue
+                if timer == nil, outgoing.quietDeadline(after: Self.quietDelay) != nil {
+                    timer = Task { [outgoing] in
+                        while let deadline = outgoing.quietDeadline(after: Self.quietDelay) {
+                            guard deadline > .now else { break }
+                            do {
+                                try await Task.sleep(until: deadline)
+                            } catch {
+                                return
+                            }
+                        }
+                        outgoing.wake()
+                    }
                 }
                 switch await outgoing.next(limit: Self.batchLimit) {
                 case .batch(let batch):
                     try await send(batch)
+                    if !outgoing.hasWaiting, outgoing.rowsAreDue(after: Self.rowDelay, count: Self.batchLimit) {
+                        try await writeRows()
+                    }
+                case .woken:
+                    timer = nil
+                    // Not while events flow: then rows are written right
+                    // after a batch, not wherever the timer falls.
+                    if let deadline = outgoing.quietDeadline(after: Self.quietDelay), deadline <= .now {
+                        try await writeRows()
+                    }
                 case .finished:
                     try await writeRows()
                     return
@@ -259,12 +340,16 @@
         }
 
         /// Sends `batch` in one statement, which also writes the rows not
-        /// written yet; finds, one by one, the events the server refuses;
+        /// written yet if they are due, or if it writes a row of its own;
+        /// finds, one by one, the events the server refuses;
         /// throws when the connection fails, having reported the events whose
         /// statement it interrupted and put back, first in line for the next
         /// connection, those not tried yet.
         private func send(_ batch: [OutgoingNotification]) async throws {
-            let rows = outgoing.unwrittenRows
+            let writesRows =
+                outgoing.rowsAreDue(after: Self.rowDelay, count: Self.batchLimit)
+                || batch.contains { $0.reference != nil }
+            let rows = writesRows ? outgoing.unwrittenRows : []
             do {
                 try await connection.runToEnd(EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
                 outgoing.committed(writing: rows.count, notifying: batch)

@@ -57,24 +57,28 @@
         /// Numbers, keeps and sends an envelope in the transaction the
         /// statement runs in.
         ///
-        /// The envelope is `head`, its number, then `tail`; it is kept in
-        /// ``EventLog`` as `sender`'s (``sender(_:)``) and its `NOTIFY` sent
-        /// on `channel`. Returns the number.
-        static func post(channel: String, sender: String, head: String, tail: String) -> PostgresQuery {
-            """
-            WITH numbered AS (
-                INSERT INTO broadcast_relay_transaction_numbers AS t (channel, sender, number)
-                VALUES (\(channel), \(sender), 1)
-                ON CONFLICT (channel, sender) DO UPDATE SET number = t.number + 1, updated_at = now()
-                RETURNING number
-            ), envelope AS (
-                SELECT number, \(head) || number::text || \(tail) AS payload FROM numbered
-            ), logged AS (
-                INSERT INTO broadcast_relay_events (channel, sender, number, envelope, sent_at)
-                SELECT \(channel), \(sender), number, payload, clock_timestamp() FROM envelope
-            )
-            SELECT number, pg_notify(\(channel), payload) FROM envelope
-            """
+        /// The envelope is `payload`'s head, its number, then its tail; it is
+        /// kept in ``EventLog`` as `sender`'s (``sender(_:)``), and its
+        /// `NOTIFY` sent on `channel`: the envelope itself, or, if it is too
+        /// large, the notification naming it (`"stored":true`), numbered
+        /// likewise. Returns the number.
+        static func post(channel: String, sender: String, payload: TransactionalPayload) -> PostgresQuery {
+            let notified = payload.reference ?? payload.envelope
+            return """
+                WITH numbered AS (
+                    INSERT INTO broadcast_relay_transaction_numbers AS t (channel, sender, number)
+                    VALUES (\(channel), \(sender), 1)
+                    ON CONFLICT (channel, sender) DO UPDATE SET number = t.number + 1, updated_at = now()
+                    RETURNING number
+                ), envelope AS (
+                    SELECT number, \(payload.envelope.head) || number::text || \(payload.envelope.tail) AS payload,
+                    \(notified.head) || number::text || \(notified.tail) AS notification FROM numbered
+                ), logged AS (
+                    INSERT INTO broadcast_relay_events (channel, sender, number, envelope, sent_at)
+                    SELECT \(channel), \(sender), number, payload, clock_timestamp() FROM envelope
+                )
+                SELECT number, pg_notify(\(channel), notification) FROM envelope
+                """
         }
 
         /// Deletes `sender`'s rows in ``EventLog`` that are both older than

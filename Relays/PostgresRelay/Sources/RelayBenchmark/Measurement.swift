@@ -8,17 +8,34 @@ struct Measurement: CustomStringConvertible {
     /// Latency percentiles, in microseconds, one event in flight at a time.
     let p50: Double
     let p99: Double
+    /// Latency percentiles, in microseconds, of events posted at a steady
+    /// pace, one for each of ``BenchmarkSize/pacedIntervals``.
+    let paced: [Percentiles]
 
-    init(eventsPerSecond: Double, latencies: [Duration]) {
+    init(eventsPerSecond: Double, latencies: [Duration], paced: [[Duration]]) {
         self.eventsPerSecond = eventsPerSecond
+        let inFlight = Percentiles(latencies)
+        p50 = inFlight.p50
+        p99 = inFlight.p99
+        self.paced = paced.map(Percentiles.init)
+    }
+
+    var description: String {
+        "\(Int(eventsPerSecond)) events/s, one in flight p50 \(Int(p50)) µs, p99 \(Int(p99)) µs"
+            + paced.map { ", paced p50 \(Int($0.p50)) µs, p99 \(Int($0.p99)) µs" }.joined()
+    }
+}
+
+/// The median and 99th percentile of latencies, in microseconds.
+struct Percentiles {
+    let p50: Double
+    let p99: Double
+
+    init(_ latencies: [Duration]) {
         let sorted = latencies.map { Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6 }
             .sorted()
         p50 = sorted[sorted.count / 2]
         p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-    }
-
-    var description: String {
-        "\(Int(eventsPerSecond)) events/s, p50 \(Int(p50)) µs, p99 \(Int(p99)) µs"
     }
 }
 
@@ -75,6 +92,9 @@ struct BenchmarkSize: Sendable {
     let latencySamples: Int
     /// Events sent at once for the throughput.
     let burstSize: Int
+    /// The intervals events are posted at for the paced latency, and how
+    /// many events each.
+    let pacedIntervals: [(interval: Duration, count: Int)]
 }
 
 /// Runs the two measurements against one side: `send` posts or notifies
@@ -108,7 +128,41 @@ func measure(
         last = arrival.at
     }
     let seconds = Double((last - start).components.attoseconds) / 1e18 + Double((last - start).components.seconds)
-    return Measurement(eventsPerSecond: Double(burstSize) / seconds, latencies: latencies)
+    var next = first + burstSize
+    var paced: [[Duration]] = []
+    for (interval, count) in size.pacedIntervals {
+        paced.append(try await measurePaced(every: interval, count: count, from: next, iterator: &iterator, send: send))
+        next += count
+    }
+    return Measurement(eventsPerSecond: Double(burstSize) / seconds, latencies: latencies, paced: paced)
+}
+
+/// Sends events `first`, `first + 1`… one every `interval`, whether the
+/// earlier ones have arrived or not, as a server sends what its requests
+/// cause; returns each one's time from its send to its arrival.
+func measurePaced(
+    every interval: Duration, count: Int, from first: Int,
+    iterator: inout AsyncStream<(sequence: Int, at: ContinuousClock.Instant)>.Iterator,
+    send: (Int) async throws -> Void
+) async throws -> [Duration] {
+    var sent: [ContinuousClock.Instant] = []
+    sent.reserveCapacity(count)
+    // Each send is due at its own instant: one that starts late does not
+    // delay the ones after it.
+    let start = ContinuousClock.now + interval
+    for index in 0..<count {
+        try await Task.sleep(until: start + interval * index, clock: .continuous)
+        sent.append(.now)
+        try await send(first + index)
+    }
+    var latencies: [Duration] = []
+    for index in 0..<count {
+        guard let arrival = await iterator.next(), arrival.sequence == first + index else {
+            throw BenchmarkFailure("paced event \(first + index) did not arrive in order")
+        }
+        latencies.append(arrival.at - sent[index])
+    }
+    return latencies
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

@@ -1,8 +1,10 @@
 // Events per second and latency, from `post` on one instance to the handler
 // call on another, through a real PostgreSQL server on loopback, against
 // the floor: the same traffic written by hand with postgres-nio (JSON
-// encoded, `SELECT pg_notify` awaited, `LISTEN`, JSON decoded). Relay and
-// floor alternate, round after round, so that both see the same machine.
+// encoded, `SELECT pg_notify` awaited, `LISTEN`, JSON decoded). Latency one
+// event in flight at a time, and paced: an event every 1 ms and every 5 ms,
+// posted whether the earlier ones arrived or not. Relay and floor alternate,
+// round after round, so that both see the same machine.
 // Then the server restarts under a steady stream of posts, and the time to
 // the first event delivered again is measured.
 //
@@ -18,7 +20,9 @@ import RelayTestSupport
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
 let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
-let size = BenchmarkSize(latencySamples: quick ? 200 : 2000, burstSize: quick ? 2000 : 20_000)
+let size = BenchmarkSize(
+    latencySamples: quick ? 200 : 2000, burstSize: quick ? 2000 : 20_000,
+    pacedIntervals: [(.milliseconds(1), quick ? 200 : 2000), (.milliseconds(5), quick ? 40 : 400)])
 
 guard PostgresTestServer.isAvailable else {
     print("RelayBenchmark: \(PostgresTestServer.unavailableReason ?? "no PostgreSQL server")")
@@ -78,6 +82,33 @@ print(
     "Each cell: median of \(rounds) rounds [lowest–highest]; latency from \(size.latencySamples) events, one in flight."
 )
 print("")
+print("| | " + size.pacedIntervals.map { "paced, one every \($0.interval): p50 | p99" }.joined(separator: " | ") + " |")
+print("| --- |" + String(repeating: " --- | --- |", count: size.pacedIntervals.count))
+for name in ["floor", "relay"] {
+    let measurements = results[name] ?? []
+    let cells = size.pacedIntervals.indices.map { index in
+        "\(spread(measurements.map { $0.paced[index].p50 }, unit: " µs")) "
+            + "| \(spread(measurements.map { $0.paced[index].p99 }, unit: " µs"))"
+    }
+    print("| \(name) | " + cells.joined(separator: " | ") + " |")
+}
+print("")
+print(
+    "Each cell: median of \(rounds) rounds [lowest–highest]; "
+        + size.pacedIntervals.map { "\($0.count) events one every \($0.interval)" }.joined(separator: ", ")
+        + ", posted whether the earlier ones arrived or not."
+)
+print("")
+let ratios = zip(results["relay"] ?? [], results["floor"] ?? [])
+print(
+    "Relay ÷ floor, round by round (median [lowest–highest]): one in flight p50 "
+        + "\(ratio(ratios.map { $0.p50 / $1.p50 })), bursts \(ratio(ratios.map { $0.eventsPerSecond / $1.eventsPerSecond }))"
+        + size.pacedIntervals.indices.map { index in
+            ", paced every \(size.pacedIntervals[index].interval) p50 "
+                + ratio(ratios.map { $0.paced[index].p50 / $1.paced[index].p50 })
+        }.joined() + "."
+)
+print("")
 print(
     "Server restart (`pg_ctl restart -m fast`, an event posted every millisecond), first event delivered again: "
         + "\(spread(restarts.map { Double(milliseconds($0.fromRestart)) }, unit: " ms")) after the restart began, "
@@ -91,6 +122,14 @@ for (byteCount, latencies) in largeEvents {
             + "\(spread(latencies.map(microseconds), unit: " µs")) from post to handler, "
             + "median of \(latencies.count) [lowest–highest]."
     )
+}
+
+/// "median× [lowest–highest]" of `values`, two decimals.
+func ratio(_ values: [Double]) -> String {
+    guard !values.isEmpty else { return "–" }
+    let sorted = values.sorted()
+    func text(_ value: Double) -> String { String(format: "%.2f", value) }
+    return "\(text(sorted[sorted.count / 2]))× [\(text(sorted[0]))–\(text(sorted[sorted.count - 1]))]"
 }
 
 /// `duration` in microseconds.

@@ -80,19 +80,28 @@ import Testing
 
     /// A receiver that listens again after a gap while the rows of the
     /// events it missed are not written yet (their notifications went out
-    /// first) reads them once its sender's heartbeat says they are.
+    /// first) reads them once its sender's heartbeat says they are; also
+    /// those of a sender it first hears of then, which sent its first event
+    /// during the gap.
     @Test func rowsWrittenAfterAReceiverListensAgainAreReadOnTheSendersHeartbeat() async throws {
         try await withServer { server in
             try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
-            let sender = try RelayInstance("sender", server: server) {
-                RecoveryTests.quick(&$0)
-                $0.healthCheckInterval = .seconds(2)
-            }
+            let (sender, newcomer) = try (
+                RelayInstance("sender", server: server) {
+                    RecoveryTests.quick(&$0)
+                    $0.healthCheckInterval = .seconds(2)
+                },
+                RelayInstance("newcomer", server: server) {
+                    RecoveryTests.quick(&$0)
+                    $0.healthCheckInterval = .seconds(2)
+                }
+            )
             let receiver = try RelayInstance("receiver", server: server) {
                 RecoveryTests.quick(&$0)
                 $0.connection.username = "receiver"
             }
             try await sender.waitUntilListening()
+            try await newcomer.waitUntilListening()
             try await receiver.waitUntilListening()
             sender.post(0)
             try await receiver.messages.wait("the first event") { $0.count == 1 }
@@ -109,10 +118,13 @@ import Testing
                 try await blocker.query(
                     "LOCK TABLE broadcast_relay_events IN EXCLUSIVE MODE", logger: Self.logger
                 ).consume()
-                // One event: a statement notifying a second would also write
-                // the first's row, and wait.
+                // One event each: a statement notifying a second could also
+                // write the first's row, and wait.
                 sender.post(1)
-                try await eventually("the notification sent") { sender.relay.counts.sent == 2 }
+                newcomer.post(100)
+                try await eventually("the notifications sent") {
+                    sender.relay.counts.sent == 2 && newcomer.relay.counts.sent == 1
+                }
                 try await execute("ALTER ROLE receiver LOGIN", on: server)
                 try await eventually("the receiver listening again") {
                     receiver.relay.counts.gaps == 1 && receiver.relay.status == .listening
@@ -125,11 +137,11 @@ import Testing
             }
             try await blocker.close()
 
-            let received = try await receiver.messages.wait("every event") { $0.count >= 2 }
-            #expect(received.map(\.number) == [0, 1])
-            #expect(receiver.relay.counts.recovered == 1 && receiver.relay.counts.lost == 0)
-            try await sender.stop()
-            try await receiver.stop()
+            let received = try await receiver.messages.wait("every event") { $0.count >= 3 }
+            // Two senders, read on two heartbeats: in either order.
+            #expect(received.map(\.number).sorted() == [0, 1, 100])
+            #expect(receiver.relay.counts.recovered == 2 && receiver.relay.counts.lost == 0)
+            for instance in [sender, newcomer, receiver] { try await instance.stop() }
         }
     }
 

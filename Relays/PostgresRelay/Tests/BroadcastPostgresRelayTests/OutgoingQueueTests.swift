@@ -161,29 +161,73 @@ import Testing
         #expect(batches.dropFirst().first?.first?.payload == large + "2")
     }
 
-    /// The rows of envelopes notified are written by a later statement: the
-    /// heartbeat's numbers count only those written, and those of envelopes
-    /// whose statement wrote them, once every number before them is.
+    /// The rows of envelopes notified are written by a later statement.
+    ///
+    /// The heartbeat's numbers count only those written. A batch that notifies
+    /// an envelope by reference writes the rows of the whole batch, so that
+    /// rows are written in their numbers' order.
     @Test func writtenNumbersCountOnlyRowsWrittenInOrder() async {
         let queue = OutgoingQueue(capacity: 100)
-        for (text, size) in [("a", 1), ("b", 1), ("c", 20)] {
+        for (text, size) in [("a", 1), ("b", 1), ("c", 1), ("d", 20)] {
             _ = queue.enqueue(
                 channel: "chat", typeName: "T", keepsState: false, limit: 100, notificationLimit: 10,
                 payload: { String(repeating: text, count: size) + "\($0)" }, reference: { "ref\($0)" })
         }
-        guard case .batch(let batch) = await queue.next(limit: 10) else {
-            Issue.record("expected a batch")
+        guard case .batch(let first) = await queue.next(limit: 2), case .batch(let second) = await queue.next(limit: 10)
+        else {
+            Issue.record("expected two batches")
             return
         }
-        // "c3" went by reference: its statement wrote its row.
-        queue.committed(writing: 0, notifying: batch)
+        queue.committed(writing: 0, notifying: first)
         #expect(queue.unwrittenRows.map(\.payload) == ["a1", "b2"])
         #expect(queue.writtenNumbers.isEmpty)
         queue.committed(writing: 1, notifying: [])
         #expect(queue.unwrittenRows.map(\.payload) == ["b2"])
         #expect(queue.writtenNumbers == ["chat": 1])
-        queue.committed(writing: 1, notifying: [])
+        // "d4" went by reference: its statement wrote "b2" and its batch's rows.
+        #expect(second.map(\.reference) == [nil, "ref4"])
+        queue.committed(writing: 1, notifying: second)
         #expect(queue.unwrittenRows.isEmpty)
-        #expect(queue.writtenNumbers == ["chat": 3])
+        #expect(queue.writtenNumbers == ["chat": 4])
+    }
+
+    /// Rows wait to be written until the oldest has waited the delay, or a
+    /// batch's worth waits; with nothing notified, they are written the
+    /// delay after the latest notification; a wake with no event waiting
+    /// ends the wait for events, as ``OutgoingQueue/Next/woken``.
+    @Test func rowsAreDueAfterTheDelayOrOnceEnoughWaitAndAWakeEndsTheWait() async {
+        let queue = OutgoingQueue(capacity: 100)
+        #expect(!queue.rowsAreDue(after: .zero, count: 3))
+        #expect(queue.quietDeadline(after: .seconds(60)) == nil)
+        for text in ["a", "b"] { _ = Self.enqueue(queue, text) }
+        guard case .batch(let batch) = await queue.next(limit: 10) else {
+            Issue.record("expected a batch")
+            return
+        }
+        let before = ContinuousClock.now
+        queue.committed(writing: 0, notifying: batch)
+        #expect(!queue.rowsAreDue(after: .seconds(60), count: 3))
+        #expect(queue.rowsAreDue(after: .zero, count: 3))
+        #expect(queue.quietDeadline(after: .seconds(60)).map { $0 >= before + .seconds(60) } == true)
+        _ = Self.enqueue(queue, "c")
+        guard case .batch(let third) = await queue.next(limit: 10) else {
+            Issue.record("expected a batch")
+            return
+        }
+        queue.committed(writing: 0, notifying: third)
+        #expect(queue.rowsAreDue(after: .seconds(60), count: 3))
+        queue.committed(writing: 3, notifying: [])
+        #expect(!queue.rowsAreDue(after: .zero, count: 3))
+        #expect(queue.quietDeadline(after: .zero) == nil)
+
+        let waiting = Task { await queue.next(limit: 10) }
+        queue.wake()
+        guard case .woken = await waiting.value else {
+            Issue.record("expected the wait to end woken")
+            return
+        }
+        // Taken: the next wait is for events again.
+        _ = Self.enqueue(queue, "d")
+        #expect(payloads(await queue.next(limit: 10)) == ["d#4"])
     }
 }

@@ -15,7 +15,9 @@ import Testing
     struct RollBack: Error {}
 
     /// A rolled-back transaction sends nothing and takes no number: the next
-    /// committed one is number 1, and no instance reports a loss.
+    /// committed one is number 1, and no instance reports a loss; nor does
+    /// an event too large for a notification, whose row the transaction
+    /// wrote.
     @Test func anEventPostedInATransactionThatRollsBackReachesNoInstanceAndTakesNoNumber() async throws {
         try await withServer { server in
             let sender = try RelayInstance("sender", server: server)
@@ -27,6 +29,9 @@ import Testing
                     try await app.withTransaction(logger: Self.logger) { connection in
                         try await sender.relay.post(
                             ChatMessage(number: 1, text: "rolled back"), inTransactionOn: connection)
+                        try await sender.relay.post(
+                            ChatMessage(number: 1, text: LargeEventTests.text(100_000, seed: 1)),
+                            inTransactionOn: connection)
                         throw RollBack()
                     }
                 }
@@ -56,33 +61,43 @@ import Testing
         }
     }
 
-    /// A committed event reaches every instance once, the sender's own
-    /// listeners included, and none of them before the commit.
+    /// Committed events reach every instance once, in order, the sender's
+    /// own listeners included, and none of them before the commit; one of
+    /// 100 kB among them, too large for a notification, too, intact.
     @Test func anEventPostedInATransactionReachesEveryInstanceOnceWhenItCommits() async throws {
         try await withServer { server in
             let instances = try ["first", "second", "third"].map { try RelayInstance($0, server: server) }
             for instance in instances { try await instance.waitUntilListening() }
             let (sender, other) = (instances[0], instances[1])
+            let committed = [
+                ChatMessage(number: 1, text: "committed"),
+                ChatMessage(number: 2, text: LargeEventTests.text(100_000, seed: 2)),
+                ChatMessage(number: 3, text: "committed too"),
+            ]
             try await withConnection(to: server) { app in
                 try await app.withTransaction(logger: Self.logger) { connection in
-                    try await sender.relay.post(ChatMessage(number: 1, text: "committed"), inTransactionOn: connection)
-                    // The post returned: the event is written, not committed.
+                    for message in committed { try await sender.relay.post(message, inTransactionOn: connection) }
+                    // The posts returned: the events are written, not committed.
                     for instance in instances { #expect(instance.messages.all.isEmpty, "\(instance.name)") }
                 }
             }
             for instance in instances {
-                try await instance.messages.wait("\(instance.name): the committed event") { $0.count == 1 }
+                let received = try await instance.messages.wait("\(instance.name): the committed events") {
+                    $0.count == committed.count
+                }
+                #expect(received == committed, "\(instance.name)")
             }
-            // Committed after it: a second delivery of the event would come
+            // Committed after them: a second delivery of one would come
             // before this one.
-            other.post(2)
+            other.post(4)
             for instance in instances {
                 let received = try await instance.messages.wait("\(instance.name): the later event") {
-                    $0.last?.number == 2
+                    $0.last?.number == 4
                 }
-                #expect(received.map(\.number) == [1, 2], "\(instance.name)")
+                #expect(received.map(\.number) == [1, 2, 3, 4], "\(instance.name)")
+                #expect(instance.relay.counts.lost == 0, "\(instance.name)")
             }
-            #expect(sender.relay.counts.received == 2)
+            #expect(sender.relay.counts.received == 4)
             #expect(sender.relay.counts.sent == 0)
             for instance in instances { try await instance.stop() }
         }
