@@ -147,7 +147,8 @@
                         context.reporter.counters.countEcho()
                         return nil
                     }
-                    return MissedEnvelopes(sender: sender, numbers: unread, payload: nil)
+                    return MissedEnvelopes(
+                        sender: sender, numbers: unread.numbers, payload: nil, isFirstHeard: unread.isFirstHeard)
                 }
                 switch numbers.withLockedValue({ $0.takeLive(number, from: sender) }) {
                 case .next:
@@ -157,6 +158,8 @@
                     return nil
                 case .missed(let missing):
                     return MissedEnvelopes(sender: sender, numbers: missing, payload: payload)
+                case .firstHeard(let before):
+                    return MissedEnvelopes(sender: sender, numbers: before, payload: payload, isFirstHeard: true)
                 }
             }
             post(payload, written: written)

@@ -11,7 +11,8 @@
 
         /// What an envelope received live is.
         enum Live: Equatable {
-            /// The next of its sender, or the first heard from it: taken.
+            /// The next of its sender, or number 1 of a sender first heard
+            /// from: taken.
             case next
             /// Taken already (sent again after an interrupted statement, or
             /// read back from the table): skipped.
@@ -19,6 +20,12 @@
             /// After numbers not taken: not taken either, until those are read
             /// back or reported lost (``closeMissed(_:from:)``).
             case missed(ClosedRange<UInt64>)
+            /// A number above 1 of a sender first heard from since the
+            /// account started: the numbers before it were sent while the
+            /// relay did not listen (it reconnected), or before it first
+            /// listened, or are pruned. Not taken until the table was read
+            /// (``startFirstHeard(_:before:)``).
+            case firstHeard(ClosedRange<UInt64>)
         }
 
         /// Starts the account where the table's rows end: events sent before
@@ -32,6 +39,7 @@
         /// duplicate or numbers before it are missing.
         mutating func takeLive(_ number: UInt64, from sender: String) -> Live {
             guard let taken = latest[sender] else {
+                if isStarted, number > 1 { return .firstHeard(1...number - 1) }
                 latest[sender] = number
                 return .next
             }
@@ -46,14 +54,18 @@
         /// `number` was received live as a notification that names its
         /// envelope there (`"stored":true`); nil if it was taken already. Nothing is taken
         /// until the rows are read (``takeRecovered(_:from:)``); a sender
-        /// first heard from is counted from `number`, as ``takeLive(_:from:)``
-        /// counts it.
-        mutating func unreadThrough(_ number: UInt64, from sender: String) -> ClosedRange<UInt64>? {
+        /// first heard from since the account started is read from 1, as
+        /// ``takeLive(_:from:)`` reads it (`isFirstHeard`), one heard from
+        /// before the account started from `number`.
+        mutating func unreadThrough(_ number: UInt64, from sender: String)
+            -> (numbers: ClosedRange<UInt64>, isFirstHeard: Bool)?
+        {
             guard let taken = latest[sender] else {
+                if isStarted, number > 1 { return (1...number, true) }
                 latest[sender] = max(number, 1) - 1
-                return number...number
+                return (number...number, false)
             }
-            return number > taken ? taken + 1...number : nil
+            return number > taken ? (taken + 1...number, false) : nil
         }
 
         /// Takes `number` from `sender`, read back from the table: nil if it

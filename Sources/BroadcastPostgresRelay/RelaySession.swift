@@ -42,6 +42,15 @@
         /// milliseconds apart have their rows written between them.
         static let quietDelay: Duration = .microseconds(1500)
 
+        /// How long a receiver reads the table for the earlier rows of a
+        /// sender first heard from live, above number 1, while it finds none:
+        /// a sender writes its rows within ``rowDelay`` of their
+        /// notifications (those a failed connection left, before its next
+        /// notification), so none by then means the numbers before were
+        /// sent before this relay first listened, or are pruned, and the
+        /// channel is not held back for them.
+        static let firstRowsWait: Duration = rowDelay * 4
+
         /// A listen that ended without an error: the connection is no longer
         /// listening, so the session ends as if it had failed.
         struct ListenEnded: Error {}
@@ -230,6 +239,7 @@
         /// a notification, or by a heartbeat, are written already.
         private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
             let deadline = ContinuousClock.now + configuration.healthCheckInterval
+            let firstRowsDeadline = ContinuousClock.now + Self.firstRowsWait
             var pause = Self.quietDelay
             while true {
                 // Read before the table: the rows a heartbeat counts were
@@ -240,6 +250,7 @@
                 ).map(Self.loggedEnvelope)
                 if missed.payload == nil || rows.last?.number == missed.numbers.upperBound
                     || written >= missed.numbers.upperBound || ContinuousClock.now + pause > deadline
+                    || (missed.isFirstHeard && rows.isEmpty && ContinuousClock.now >= firstRowsDeadline)
                 {
                     route.recover(rows, missed: missed)
                     return

@@ -12,9 +12,35 @@ import Testing
         #expect(numbers.takeLive(5, from: "a") == .duplicate)
         #expect(numbers.takeLive(3, from: "a") == .duplicate)
         #expect(numbers.takeLive(6, from: "a") == .next)
-        // A sender first heard from live starts the account where it is.
+        // A sender first heard from live at 1 starts the account there.
+        #expect(numbers.takeLive(1, from: "c") == .next)
+        #expect(numbers.latest == ["a": 6, "c": 1])
+    }
+
+    /// A sender first heard from live above 1 sent its earlier numbers
+    /// while this relay did not listen: nothing is taken until the table was
+    /// read, and the account starts at the first row it keeps.
+    @Test func aSenderFirstHeardFromLiveAboveOneWaitsForTheTable() {
+        var numbers = ReceivedNumbers()
+        // Before the account starts (the relay's first listen), the number
+        // heard is where its sender's account starts.
+        #expect(numbers.takeLive(9, from: "early") == .next)
+        numbers.start(at: [:])
+        #expect(numbers.takeLive(9, from: "b") == .firstHeard(1...8))
+        #expect(numbers.takeLive(9, from: "b") == .firstHeard(1...8))
+        // The table keeps 6 and 8 (7 never written): the numbers before 6
+        // are not reported, 7 is.
+        numbers.startFirstHeard("b", before: 6)
+        #expect(numbers.takeRecovered(6, from: "b") == .some(nil))
+        #expect(numbers.takeRecovered(8, from: "b") == .some(7...7))
+        #expect(numbers.closeMissed(1...8, from: "b") == nil)
         #expect(numbers.takeLive(9, from: "b") == .next)
-        #expect(numbers.latest == ["a": 6, "b": 9])
+        // No row kept: the account starts after the numbers read for.
+        #expect(numbers.takeLive(4, from: "d") == .firstHeard(1...3))
+        numbers.startFirstHeard("d", before: 4)
+        #expect(numbers.closeMissed(1...3, from: "d") == nil)
+        #expect(numbers.takeLive(4, from: "d") == .next)
+        #expect(numbers.latest == ["early": 9, "b": 9, "d": 4])
     }
 
     @Test func aNumberAfterMissingOnesIsHeldUntilTheyAreReadOrReportedLost() {
@@ -58,12 +84,15 @@ import Testing
     @Test func aStoredEnvelopeIsReadWithTheNumbersMissedBeforeIt() {
         var numbers = ReceivedNumbers()
         numbers.start(at: ["a": 4])
-        #expect(numbers.unreadThrough(5, from: "a") == 5...5)
-        #expect(numbers.unreadThrough(7, from: "a") == 5...7)
+        #expect(numbers.unreadThrough(5, from: "a").map { $0.numbers } == 5...5)
+        #expect(numbers.unreadThrough(7, from: "a").map { $0.numbers } == 5...7)
         #expect(numbers.unreadThrough(4, from: "a") == nil)
         #expect(numbers.latest == ["a": 4])
-        // A sender first heard from is counted from its number.
-        #expect(numbers.unreadThrough(9, from: "b") == 9...9)
+        // A sender first heard from since the account started is read from
+        // 1, and its account starts at the first row the table keeps.
+        let first = numbers.unreadThrough(9, from: "b")
+        #expect(first.map { $0.numbers } == 1...9 && first?.isFirstHeard == true)
+        numbers.startFirstHeard("b", before: 9)
         #expect(numbers.takeRecovered(9, from: "b") == .some(nil))
         #expect(numbers.latest == ["a": 4, "b": 9])
     }
