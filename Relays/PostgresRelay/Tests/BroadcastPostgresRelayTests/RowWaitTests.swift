@@ -117,23 +117,10 @@ import Testing
             try await Self.notify(3, on: server)
             // The receiver read the rows of number 2, and found none.
             try await eventually("the receiver reading the missed row") {
-                let reads = try? await TransactionTests.rows(
-                    on: server,
-                    """
-                    SELECT count(*) FROM pg_stat_activity
-                    WHERE usename = 'receiver' AND query LIKE '%number BETWEEN%'
-                    """
-                ) { try $0.decode(Int64.self) }
-                return reads == [1]
+                await Self.readsOfMissedRows(on: server) == [1]
             }
             #expect(receiver.numbers == [1])
-            let envelope =
-                "{\"v\":1,\"seq\":2,\"n\":2,\"path\":[\"\(Self.sender)\"],"
-                + "\"event\":{\"number\":2,\"text\":\"by hand\"}}"
-            try await execute(
-                "INSERT INTO broadcast_relay_events (channel, sender, number, envelope) "
-                    + "VALUES ('chat', '\(Self.sender)', 2, '\(envelope)')",
-                on: server)
+            try await Self.writeRow(2, from: Self.sender, on: server)
 
             let received = try await receiver.messages.wait("every event") { $0.count >= 3 }
             #expect(received.map(\.number) == [1, 2, 3])
