@@ -80,6 +80,13 @@
             var latestNumbers: [String: UInt64] = [:]
             var consumer: CheckedContinuation<Void, Never>?
             var closed = false
+
+            /// The waiting consumer, no longer waiting: resumed by the
+            /// caller once the lock is released.
+            mutating func takeConsumer() -> CheckedContinuation<Void, Never>? {
+                defer { consumer = nil }
+                return consumer
+            }
         }
 
         let capacity: Int
@@ -126,8 +133,7 @@
                     OutgoingNotification(
                         channel: channel, payload: text, reference: referenceText, typeName: typeName,
                         keepsState: keepsState, number: number))
-                defer { state.consumer = nil }
-                return (.enqueued, state.consumer)
+                return (.enqueued, state.takeConsumer())
             }
             consumer?.resume()
             return result
@@ -212,8 +218,7 @@
         func wake() {
             let consumer = state.withLockedValue { state in
                 state.isWoken = true
-                defer { state.consumer = nil }
-                return state.consumer
+                return state.takeConsumer()
             }
             consumer?.resume()
         }
@@ -226,8 +231,7 @@
             guard !notifications.isEmpty else { return }
             let consumer = state.withLockedValue { state in
                 state.waiting.insert(contentsOf: notifications, at: min(skipped, state.waiting.count))
-                defer { state.consumer = nil }
-                return state.consumer
+                return state.takeConsumer()
             }
             consumer?.resume()
         }
@@ -236,8 +240,7 @@
         func close() {
             let consumer = state.withLockedValue { state in
                 state.closed = true
-                defer { state.consumer = nil }
-                return state.consumer
+                return state.takeConsumer()
             }
             consumer?.resume()
         }
@@ -247,11 +250,8 @@
         func closeAndTakeAll() -> [OutgoingNotification] {
             let (taken, consumer) = state.withLockedValue { state in
                 state.closed = true
-                defer {
-                    state.waiting = []
-                    state.consumer = nil
-                }
-                return (state.waiting, state.consumer)
+                defer { state.waiting = [] }
+                return (state.waiting, state.takeConsumer())
             }
             consumer?.resume()
             return taken
@@ -278,10 +278,7 @@
                         if resumeNow { continuation.resume() }
                     }
                 } onCancel: {
-                    let consumer = state.withLockedValue { state in
-                        defer { state.consumer = nil }
-                        return state.consumer
-                    }
+                    let consumer = state.withLockedValue { $0.takeConsumer() }
                     consumer?.resume()
                 }
             }
