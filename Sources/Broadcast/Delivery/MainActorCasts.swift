@@ -4,6 +4,11 @@ import Synchronization
 /// registered, for protocols broadcast to before, waiting for the main
 /// actor's cast; at most ``limit`` at once, so that a program whose main
 /// actor never runs keeps no more.
+///
+/// The cast holds each listener while it casts it, so
+/// ``Broadcaster/waitForScheduledDeliveries()`` waits for the casts of the
+/// requests kept before it, as it waits for scheduled calls: counted here,
+/// in the order the main actor casts them.
 struct MainActorCasts: ~Copyable, Sendable {
     static let limit = 1_000
 
@@ -12,25 +17,84 @@ struct MainActorCasts: ~Copyable, Sendable {
         let protocols: [Any.Type]
     }
 
-    private let waiting = Mutex<[Request]>([])
+    private struct State {
+        var waiting: [Request] = []
+        /// Requests kept so far, and cast so far (a prefix of them: the
+        /// main actor casts them in the order they were kept).
+        var kept = 0
+        var cast = 0
+        /// Waits that end once `cast` reaches their count.
+        var waits: [(count: Int, open: @Sendable () -> Void)] = []
+    }
+
+    private let state = Mutex(State())
 
     /// Keeps `request`, if there is room; true if the caller must start the
     /// main actor's cast (none was waiting).
     func keep(_ request: Request) -> Bool {
-        waiting.withLock { waiting in
-            guard waiting.count < Self.limit else { return false }
-            waiting.append(request)
-            return waiting.count == 1
+        state.withLock { state in
+            guard state.waiting.count < Self.limit else { return false }
+            state.waiting.append(request)
+            state.kept += 1
+            return state.waiting.count == 1
         }
     }
 
-    /// Every request kept, which the caller carries out.
+    /// Every request kept, which the caller carries out, then reports done
+    /// (``noteCast(_:)``).
     func takeAll() -> [Request] {
-        waiting.withLock { waiting in
-            defer { waiting = [] }
-            return waiting
+        state.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
         }
     }
+
+    /// Records `count` more requests cast, and ends the waits they complete,
+    /// with no lock held.
+    func noteCast(_ count: Int) {
+        let opened = state.withLock { state in
+            state.cast += count
+            let cast = state.cast
+            defer { state.waits.removeAll { $0.count <= cast } }
+            return state.waits.filter { $0.count <= cast }.map(\.open)
+        }
+        for open in opened { open() }
+    }
+
+    /// The number of requests kept so far, if some are not cast yet; nil if
+    /// every one is.
+    var requestsToWaitFor: Int? {
+        state.withLock { $0.cast < $0.kept ? $0.kept : nil }
+    }
+
+    /// Calls `open` once the first `count` requests kept are cast: at once,
+    /// with no lock held, if they are.
+    func whenCast(upTo count: Int, _ open: @escaping @Sendable () -> Void) {
+        let castAlready = state.withLock { state in
+            guard state.cast < count else { return true }
+            state.waits.append((count, open))
+            return false
+        }
+        if castAlready { open() }
+    }
+
+    #if DEBUG
+        private let seam = Mutex<(@Sendable () -> Void)?>(nil)
+
+        /// Debug builds, for tests: `seam` is called on the main actor while
+        /// a cast holds the listener it loaded (nil: none).
+        func callWhileHoldingAListener(_ seam: (@Sendable () -> Void)?) {
+            let replaced = self.seam.withLock { installed in
+                defer { installed = seam }
+                return installed
+            }
+            _ = consume replaced
+        }
+
+        func passSeam() {
+            seam.withLock { $0 }?()
+        }
+    #endif
 }
 
 /// The main actor's cast of a user's listener registered with no actor,
@@ -61,9 +125,11 @@ extension Broadcaster {
 
     @MainActor
     private func castListenersWithNoActor() {
-        for request in mainActorCasts.takeAll() {
+        let requests = mainActorCasts.takeAll()
+        for request in requests {
             for protocolType in request.protocols { castOnMainActor(request.entry, as: protocolType) }
         }
+        mainActorCasts.noteCast(requests.count)
     }
 
     private static func conforms<P>(_ object: AnyObject, as _: P.Type) -> Bool {
@@ -72,9 +138,13 @@ extension Broadcaster {
 
     @MainActor
     private func castOnMainActor<P>(_ entry: ListenerEntry, as _: P.Type) {
-        // The listener is held only for the cast: released by its owner meanwhile, it goes at once.
+        // The listener is held only for the cast: released by its owner meanwhile, it goes here, as the
+        // cast ends (``MainActorCasts`` lets the barrier wait for that).
         let answer: (type: AnyObject.Type, conforms: Bool)? = {
             guard let object = entry.liveObject else { return nil }
+            #if DEBUG
+                mainActorCasts.passSeam()
+            #endif
             return (Swift.type(of: object), Conformance.conforms(object, to: P.self))
         }()
         guard let (type, conforms) = answer else { return }

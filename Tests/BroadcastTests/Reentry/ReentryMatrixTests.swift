@@ -8,9 +8,10 @@ import Testing
 /// suite's time limit turns one into a failure) and takes effect as
 /// documented, checked by ``ReentryWorld/verifyRound(after:stickyStateCleared:sourceLocation:)``.
 /// Every deinitializer runs at a point the test controls: the test drops the
-/// last reference, or makes the broadcaster drop it (a sticky broadcast
-/// replaced or cleared, a token cancelled), and checks that the object is
-/// gone right after.
+/// last reference (of a listener, once the main actor's cast of it has
+/// ended: `waitForScheduledDeliveries()`), or makes the broadcaster drop it
+/// (a sticky broadcast replaced or cleared, a token cancelled), and checks
+/// that the object is gone right after.
 ///
 /// `waitForScheduledDeliveries()` is `async`, so only the awaited places make
 /// it; synchronous places take ``ReentryCall/synchronous``.
@@ -103,11 +104,14 @@ struct ReentryMatrixTests {
     // MARK: - Calls made from a deinitializer
 
     @Test(arguments: ReentryCall.synchronous)
-    func aListenerReleasedByItsOwnerMayCallBackFromItsDeinit(_ call: ReentryCall) {
+    func aListenerReleasedByItsOwnerMayCallBackFromItsDeinit(_ call: ReentryCall) async {
         let world = ReentryWorld()
         var listener: DeinitAction? = DeinitAction { world.perform(call) }
         weak let released = listener
         world.broadcaster.addListener(listener!)
+        // Registered here (no actor), after the world's sticky broadcast: the
+        // main actor casts it, and holds it while it does.
+        #expect(await drained(world.broadcaster))
         #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == 1)
 
         listener = nil
@@ -116,7 +120,7 @@ struct ReentryMatrixTests {
     }
 
     @Test(arguments: ReentryCall.synchronous)
-    func aListenerReleasedDuringABroadcastMayCallBackFromItsDeinit(_ call: ReentryCall) {
+    func aListenerReleasedDuringABroadcastMayCallBackFromItsDeinit(_ call: ReentryCall) async {
         let world = ReentryWorld()
         let holder = ReentryHolder(DeinitAction { world.perform(call) })
         weak let released = holder.value
@@ -124,6 +128,8 @@ struct ReentryMatrixTests {
         let releaser = Kicker { holder.release() }
         world.broadcaster.addListener(releaser)
         world.broadcaster.addListener(holder.value!)
+        // As above: the main actor's cast no longer holds it.
+        #expect(await drained(world.broadcaster))
 
         #expect(world.broadcaster.broadcast(to: ReentryKick.self) { $0.kick() } == 1)
         #expect(released == nil)
