@@ -30,8 +30,17 @@
     /// cost is a multi-row insert every few milliseconds while events flow,
     /// measured in the benchmarks.
     enum EventLog {
-        /// Creates the table if it is absent, under a transaction-level
-        /// advisory lock, like ``StickyStateTable/create``.
+        /// Creates the table if it is absent, and its index of when each row
+        /// was written, under a transaction-level advisory lock, like
+        /// ``StickyStateTable/create``.
+        ///
+        /// The index is what ``prune(sender:latest:window:keptCount:)`` finds
+        /// old rows by. Without it, the deletion of the rows of stopped
+        /// instances read the whole table, on the connection that also sends
+        /// the `NOTIFY`s, and every event posted meanwhile waited: measured
+        /// with 250,000 rows, 105 ms without the index, 0.14 ms with it (load
+        /// average 8 from builds). A row's write costs the same with it or
+        /// without (`pgbench`, five rows a statement: 0.58–0.62 ms).
         static let create: PostgresQuery = """
             DO $$ BEGIN
             PERFORM pg_advisory_xact_lock(hashtext('broadcast_relay_events'));
@@ -43,6 +52,11 @@
                 sent_at timestamptz NOT NULL DEFAULT now(),
                 PRIMARY KEY (channel, sender, number)
             );
+            -- Created only if absent: creating it locks the table against
+            -- writes, which an existing index must not do at every session.
+            IF to_regclass('broadcast_relay_events_sent_at') IS NULL THEN
+                CREATE INDEX broadcast_relay_events_sent_at ON broadcast_relay_events (sent_at);
+            END IF;
             END $$
             """
 
