@@ -129,6 +129,56 @@
                 """
         }
 
+        /// The statement of ``send(_:writing:sender:)`` for a batch of
+        /// notifications alone, word for word, prepared once per connection.
+        ///
+        /// The server parses and plans it when ``RelaySession`` prepares it,
+        /// not for each batch. Its values: ``notificationValues(of:writing:)``.
+        /// Measured with `pgbench` (PostgreSQL 15, one session, the statement
+        /// of one event, load average 7–9 from builds): 0.34 and 0.74 ms
+        /// parsed for each run, 0.09 and 0.15 ms prepared, in two runs.
+        static let notifications = """
+            SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) \
+            WITH ORDINALITY AS n(channel, payload, position) ORDER BY position
+            """
+
+        /// The values of ``notifications`` that send `batch`; nil unless
+        /// ``send(_:writing:sender:)`` sends it, with `rows`, by
+        /// notifications alone: no row to write, no sticky state, no
+        /// envelope by reference.
+        static func notificationValues(of batch: [OutgoingNotification], writing rows: [OutgoingNotification])
+            -> [PostgresData]?
+        {
+            guard rows.isEmpty, !batch.contains(where: { $0.keepsState || $0.reference != nil }) else { return nil }
+            return [
+                PostgresData(array: batch.map { PostgresData(string: $0.channel) }, elementType: .text),
+                PostgresData(array: batch.map { PostgresData(string: $0.payload) }, elementType: .text),
+            ]
+        }
+
+        /// The statement of ``write(_:sender:)``, word for word, prepared
+        /// once per connection.
+        ///
+        /// As with ``notifications``, the server parses and plans it once: a
+        /// row statement that takes less time holds a `NOTIFY` posted
+        /// meanwhile back less often. Its values: ``writingValues(of:sender:)``.
+        static let writing = """
+            INSERT INTO broadcast_relay_events (channel, sender, number, envelope)
+            SELECT channel, $1, number, envelope FROM unnest($2::text[], \
+            $3::int8[], $4::text[]) AS r(channel, number, envelope)
+            ON CONFLICT DO NOTHING
+            """
+
+        /// The values of ``writing`` that write `rows` as `sender`'s.
+        static func writingValues(of rows: [OutgoingNotification], sender: String) -> [PostgresData] {
+            [
+                PostgresData(string: sender),
+                PostgresData(array: rows.map { PostgresData(string: $0.channel) }, elementType: .text),
+                PostgresData(array: rows.map { PostgresData(int64: Int64($0.number)) }, elementType: .int8),
+                PostgresData(array: rows.map { PostgresData(string: $0.payload) }, elementType: .text),
+            ]
+        }
+
         /// Writes `rows`, envelopes notified by earlier statements, numbered as
         /// `sender`'s; one already kept is not written twice.
         static func write(_ rows: [OutgoingNotification], sender: String) -> PostgresQuery {
