@@ -30,13 +30,40 @@
 
         /// ``runToEnd(_:logger:)``, returning the rows read.
         func rowsToEnd(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+            try await writtenOnEventLoop { connection in
+                let rows: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+                return rows.map(\.rows)
+            }
+        }
+
+        /// Prepares `sql` as a statement of this connection's session, as
+        /// ``runToEnd(_:logger:)`` runs a query.
+        func prepareToEnd(_ sql: String) async throws -> PreparedQuery {
+            try await writtenOnEventLoop { $0.prepare(query: sql) }
+        }
+
+        /// Runs `statement`, prepared on this connection, with `values`, as
+        /// ``runToEnd(_:logger:)`` runs a query.
+        ///
+        /// The server parses and plans it once, when it is prepared, not for
+        /// each run. A statement the server refuses throws postgres-nio's
+        /// `PostgresError`, not a `PSQLError` (``ServerRefusal``).
+        func runToEnd(_ statement: PreparedQuery, values: [PostgresData]) async throws {
+            _ = try await writtenOnEventLoop { _ in statement.execute(values) }
+        }
+
+        /// The result of what `write` sends on this connection, written on
+        /// its event loop unless the connection is closed, and awaited;
+        /// cancellation closes the connection (see ``runToEnd(_:logger:)``).
+        private func writtenOnEventLoop<Value: Sendable>(
+            _ write: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<Value>
+        ) async throws -> Value {
             let connection = self
-            let result: EventLoopFuture<[PostgresRow]> = eventLoop.flatSubmit {
+            let result: EventLoopFuture<Value> = eventLoop.flatSubmit {
                 guard !connection.isClosed else {
                     return connection.eventLoop.makeFailedFuture(ClosedBeforeWriting())
                 }
-                let rows: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
-                return rows.map(\.rows)
+                return write(connection)
             }
             return try await withTaskCancellationHandler {
                 try await result.get()

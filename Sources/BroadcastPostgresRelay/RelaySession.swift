@@ -76,9 +76,13 @@
             setup.answered()
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
             setup.answered()
+            let statements = try await PreparedStatements(preparedOn: connection)
+            setup.answered()
             try await connection.listen(on: LiveInstances.channel) { heartbeats in
                 setup.answered()
-                try await relay(heartbeats: heartbeats, stickyRoutes: stickyRoutes, setup: setup) {
+                try await relay(
+                    heartbeats: heartbeats, stickyRoutes: stickyRoutes, statements: statements, setup: setup
+                ) {
                     onListening()
                 }
             }
@@ -87,8 +91,8 @@
         /// Listens on every route's channel, then relays, beside the
         /// heartbeats of the instances (``LiveInstances``).
         nonisolated(nonsending) private func relay(
-            heartbeats: PostgresNotificationSequence, stickyRoutes: [any RelayRoute], setup: SetupWatch,
-            onListening: () -> Void
+            heartbeats: PostgresNotificationSequence, stickyRoutes: [any RelayRoute], statements: PreparedStatements,
+            setup: SetupWatch, onListening: () -> Void
         ) async throws {
             try await listen(to: routes[...], listening: [], setup: setup) { listening in
                 // Read once listening, at start and after each gap: a state
@@ -125,7 +129,7 @@
                         }
                         if !Task.isCancelled { throw ListenEnded() }
                     }
-                    group.addTask { try await sendWaitingEvents() }
+                    group.addTask { try await sendWaitingEvents(statements) }
                     group.addTask { try await checkHealth() }
                     group.addTask { try await pruneEventLog() }
                     // The first to end, by returning or throwing, ends the rest.
@@ -298,8 +302,9 @@
         /// ``quietDelay`` after the latest notification. All of them when the
         /// queue is closed. A cancelled task leaves the rows not written yet
         /// unwritten.
-        private func sendWaitingEvents() async throws {
-            try await writeRows()
+        private func sendWaitingEvents(_ statements: PreparedStatements) async throws {
+            var statements = statements
+            try await writeRows(&statements)
             // Wakes this loop once no event has been notified for
             // `quietDelay`, and not before: a wake while events flow would
             // take a core from a delivery. One at a time, started again once
@@ -322,19 +327,19 @@
                 }
                 switch await outgoing.next(limit: Self.batchLimit) {
                 case .batch(let batch):
-                    try await send(batch)
+                    try await send(batch, statements)
                     if !outgoing.hasWaiting, outgoing.rowsAreDue(after: Self.rowDelay, count: Self.batchLimit) {
-                        try await writeRows()
+                        try await writeRows(&statements)
                     }
                 case .woken:
                     timer = nil
                     // Not while events flow: then rows are written right
                     // after a batch, not wherever the timer falls.
                     if let deadline = outgoing.quietDeadline(after: Self.quietDelay), deadline <= .now {
-                        try await writeRows()
+                        try await writeRows(&statements)
                     }
                 case .finished:
-                    try await writeRows()
+                    try await writeRows(&statements)
                     return
                 case .cancelled:
                     return
@@ -343,10 +348,11 @@
         }
 
         /// Writes the rows of the envelopes notified and not written yet.
-        private func writeRows() async throws {
+        private func writeRows(_ statements: inout PreparedStatements) async throws {
             let rows = outgoing.unwrittenRows
             guard !rows.isEmpty else { return }
-            try await connection.runToEnd(EventLog.write(rows, sender: instanceID), logger: logger)
+            try await connection.runToEnd(
+                try await statements.writing(), values: EventLog.writingValues(of: rows, sender: instanceID))
             outgoing.committed(writing: rows.count, notifying: [])
         }
 
@@ -356,13 +362,28 @@
         /// throws when the connection fails, having reported the events whose
         /// statement it interrupted and put back, first in line for the next
         /// connection, those not tried yet.
-        private func send(_ batch: [OutgoingNotification]) async throws {
+        ///
+        /// A batch of notifications alone is sent by the statement prepared
+        /// for it (``EventLog/notifications``).
+        private func send(_ batch: [OutgoingNotification], _ statements: PreparedStatements) async throws {
             let writesRows =
                 outgoing.rowsAreDue(after: Self.rowDelay, count: Self.batchLimit)
                 || batch.contains { $0.reference != nil }
             let rows = writesRows ? outgoing.unwrittenRows : []
             do {
-                try await connection.runToEnd(EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                if let values = EventLog.notificationValues(of: batch, writing: rows) {
+                    do {
+                        try await connection.runToEnd(statements.notifications, values: values)
+                    } catch let error as PostgresError where ServerRefusal.isRefusal(error) {
+                        // Nothing of it was committed: sent again unprepared,
+                        // whose refusal is the error the relay reports.
+                        try await connection.runToEnd(
+                            EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                    }
+                } else {
+                    try await connection.runToEnd(
+                        EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                }
                 outgoing.committed(writing: rows.count, notifying: batch)
                 reporter.counters.countSent(batch.count)
             } catch let error as PSQLError where ServerRefusal.isRefusal(error) {
@@ -374,7 +395,7 @@
                 }
                 for (index, notification) in batch.enumerated() {
                     do {
-                        try await send([notification])
+                        try await send([notification], statements)
                     } catch {
                         // `send` put `notification` back, first in line; the
                         // rest follow it.

@@ -15,10 +15,23 @@
         /// Whether `error` is the server refusing a statement on a session that
         /// goes on.
         static func isRefusal(_ error: PSQLError) -> Bool {
-            guard error.code == .server, error.serverInfo?[.severity] == "ERROR" else { return false }
+            guard error.code == .server else { return false }
+            return isRefusal(severity: error.serverInfo?[.severity], sqlState: error.serverInfo?[.sqlState])
+        }
+
+        /// Whether `error`, as postgres-nio throws it for a prepared
+        /// statement (``PostgresConnection/runToEnd(_:values:)``), is the
+        /// server refusing a statement on a session that goes on.
+        static func isRefusal(_ error: PostgresError) -> Bool {
+            guard case .server(let response) = error else { return false }
+            return isRefusal(severity: response.fields[.severity], sqlState: response.fields[.sqlState])
+        }
+
+        private static func isRefusal(severity: String?, sqlState: String?) -> Bool {
+            guard severity == "ERROR" else { return false }
             // Operator intervention and connection exceptions end the session
             // even when sent as an `ERROR`.
-            let sqlState = error.serverInfo?[.sqlState] ?? ""
+            let sqlState = sqlState ?? ""
             return !sqlState.hasPrefix("57") && !sqlState.hasPrefix("08")
         }
     }

@@ -34,6 +34,31 @@ import Testing
             let ended = try await error(answering: "SELECT pg_terminate_backend(pg_backend_pid())", on: server)
             #expect(ended.code == .server)
             #expect(!ServerRefusal.isRefusal(ended))
+
+            // The same, through a prepared statement, whose errors
+            // postgres-nio throws as `PostgresError`.
+            let preparedRefused = try await preparedError(answering: "SELECT pg_notify('chat', $1)", on: server)
+            #expect((preparedRefused as? PostgresError).map(ServerRefusal.isRefusal) == true)
+            let preparedEnded = try await preparedError(
+                answering: "SELECT pg_terminate_backend(pg_backend_pid()) WHERE $1 <> ''", on: server)
+            #expect((preparedEnded as? PostgresError).map(ServerRefusal.isRefusal) != true)
         }
+    }
+
+    /// The server's answer to `sql`, prepared on a connection of its own
+    /// and run with a text of 9,000 bytes: the error it fails with.
+    func preparedError(answering sql: String, on server: PostgresTestServer) async throws -> any Error {
+        let connection = try await server.connect()
+        var answer: (any Error)?
+        do {
+            let statement = try await connection.prepareToEnd(sql)
+            let text = PostgresData(string: String(repeating: "x", count: 9000))
+            try await connection.runToEnd(statement, values: [text])
+        } catch {
+            answer = error
+        }
+        try? await connection.close()
+        guard let answer else { throw TimedOut(description: "the server ran \(sql) without an error") }
+        return answer
     }
 }
