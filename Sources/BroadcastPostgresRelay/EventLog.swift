@@ -96,15 +96,11 @@
         static func send(_ batch: [OutgoingNotification], writing rows: [OutgoingNotification], sender: String)
             -> PostgresQuery
         {
+            if let values = notificationValues(of: batch, writing: rows) {
+                return PostgresQuery(prepared: notifications, values: values)
+            }
             let stored = batch.contains { $0.reference != nil } ? rows + batch.filter { !$0.keepsState } : rows
             let keepsState = batch.contains(where: \.keepsState)
-            guard !stored.isEmpty || keepsState else {
-                // The hot path: notifications alone.
-                return """
-                    SELECT pg_notify(channel, payload) FROM unnest(\(batch.map(\.channel))::text[], \
-                    \(batch.map(\.payload))::text[]) WITH ORDINALITY AS n(channel, payload, position) ORDER BY position
-                    """
-            }
             let kept =
                 keepsState
                 ? """
@@ -129,8 +125,9 @@
                 """
         }
 
-        /// The statement of ``send(_:writing:sender:)`` for a batch of
-        /// notifications alone, word for word, prepared once per connection.
+        /// The statement that sends a batch of notifications alone, prepared
+        /// once per connection (``PreparedStatements``), and the text of
+        /// ``send(_:writing:sender:)`` for such a batch.
         ///
         /// The server parses and plans it when ``RelaySession`` prepares it,
         /// not for each batch. Its values: ``notificationValues(of:writing:)``.
@@ -156,8 +153,8 @@
             ]
         }
 
-        /// The statement of ``write(_:sender:)``, word for word, prepared
-        /// once per connection.
+        /// The statement that writes rows, prepared once per connection
+        /// (``PreparedStatements``), and the text of ``write(_:sender:)``.
         ///
         /// As with ``notifications``, the server parses and plans it once: a
         /// row statement that takes less time holds a `NOTIFY` posted
@@ -182,12 +179,7 @@
         /// Writes `rows`, envelopes notified by earlier statements, numbered as
         /// `sender`'s; one already kept is not written twice.
         static func write(_ rows: [OutgoingNotification], sender: String) -> PostgresQuery {
-            """
-            INSERT INTO broadcast_relay_events (channel, sender, number, envelope)
-            SELECT channel, \(sender), number, envelope FROM unnest(\(rows.map(\.channel))::text[], \
-            \(rows.map { Int64($0.number) })::int8[], \(rows.map(\.payload))::text[]) AS r(channel, number, envelope)
-            ON CONFLICT DO NOTHING
-            """
+            PostgresQuery(prepared: writing, values: writingValues(of: rows, sender: sender))
         }
 
         /// The latest number of each sender on `channel`: where a relay that

@@ -4,8 +4,8 @@
     /// The statements a session sends for nearly every event, prepared on its
     /// connection: the server parses and plans each once, not at every run.
     ///
-    /// Each is the text of the statement ``EventLog`` writes for the same
-    /// work, word for word; the others (a batch that keeps a sticky state or
+    /// Each is a text ``EventLog`` keeps, which it also sends unprepared
+    /// (``PostgresQuery/init(prepared:values:)``); the others (a batch that keeps a sticky state or
     /// writes rows, the refusals looked for one by one) are sent unprepared.
     /// One sending task uses them.
     struct PreparedStatements {

@@ -2,8 +2,8 @@ import Testing
 
 @testable import BroadcastPostgresRelay
 
-/// The statements prepared on each connection are those the relay would
-/// send otherwise, word for word, and the notifications' one is used for
+/// The statements prepared on each connection are those the relay sends
+/// unprepared, with the same values, and the notifications' one is used for
 /// batches of notifications alone only.
 struct PreparedStatementsTests {
     func notification(number: UInt64, keepsState: Bool = false, reference: String? = nil) -> OutgoingNotification {
@@ -14,7 +14,9 @@ struct PreparedStatementsTests {
 
     @Test func thePreparedStatementIsTheOneSentForNotificationsAlone() {
         let batch = [notification(number: 1), notification(number: 2)]
-        #expect(EventLog.send(batch, writing: [], sender: "sender").sql == EventLog.notifications)
+        let query = EventLog.send(batch, writing: [], sender: "sender")
+        #expect(query.sql == EventLog.notifications)
+        #expect(query.binds.count == 2)
         #expect(EventLog.notificationValues(of: batch, writing: [])?.count == 2)
     }
 
@@ -27,7 +29,9 @@ struct PreparedStatementsTests {
 
     @Test func thePreparedRowStatementIsTheOneWrittenOtherwise() {
         let rows = [notification(number: 1), notification(number: 2)]
-        #expect(EventLog.write(rows, sender: "sender").sql == EventLog.writing)
+        let query = EventLog.write(rows, sender: "sender")
+        #expect(query.sql == EventLog.writing)
+        #expect(query.binds.count == 4)
         #expect(EventLog.writingValues(of: rows, sender: "sender").count == 4)
     }
 }
