@@ -17,7 +17,7 @@ import Testing
     /// nothing.
     @Suite("The main actor's cast of a listener registered with no actor", .timeLimit(.minutes(1)))
     struct MainActorCastHoldTests {
-        @Test func anOwnersReleaseDuringTheCastCompletesAsItEndsBeforeTheWaitReturns() async {
+        @Test func anOwnersReleaseDuringTheCastCompletesAsItEndsBeforeTheWaitReturns() async throws {
             let broadcaster = Broadcaster()
             broadcaster.broadcast(to: ReentryMark.self) { $0.mark(0) }
             let cast = HeldCast()
@@ -26,7 +26,8 @@ import Testing
             let owner = ReentryHolder(DeinitAction { deinitThread.withLock { $0 = currentThreadID() } })
             weak let released = owner.value
             _ = await onNewThread { broadcaster.addListener(owner.value!) }  // no actor
-            let castThread = await onNewThread { cast.waitUntilHeld() }
+            let castThread = try #require(
+                await onNewThread { cast.waitUntilHeld(within: 10) }, "the main actor's cast reached the seam")
 
             owner.release()
             #expect(released != nil, "the main actor's cast holds it")
@@ -59,9 +60,10 @@ import Testing
             released.wait()
         }
 
-        /// The thread of the cast, once it is held.
-        func waitUntilHeld() -> UInt? {
-            held.wait()
+        /// The thread of the cast, once it is held; nil if no cast is held
+        /// within `seconds`, so that a cast never made fails the test then.
+        func waitUntilHeld(within seconds: Int) -> UInt? {
+            guard held.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
             return thread.withLock { $0 }
         }
 
