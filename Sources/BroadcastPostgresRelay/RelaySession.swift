@@ -21,6 +21,9 @@
         /// on each channel are written, by sender, then channel: a number
         /// missing below it never will be.
         private let writtenNumbers = NIOLockedValueBox([String: [String: UInt64]]())
+        /// This instance's mark on each channel (``NotifiedMarks``): the
+        /// name of its sequence, set once it is created.
+        private let markSequences = NIOLockedValueBox([String: String]())
 
         /// The most events sent in one statement (one round trip, one
         /// transaction), and the most rows that wait to be written.
@@ -72,6 +75,10 @@
             }
             try await connection.runToEnd(EventLog.create, logger: logger)
             setup.answered()
+            try await connection.runToEnd(NotifiedMarks.create, logger: logger)
+            setup.answered()
+            try await registerMarks()
+            setup.answered()
             try await connection.runToEnd(TransactionalNumbers.create, logger: logger)
             setup.answered()
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
@@ -102,19 +109,38 @@
                 // Likewise the events sent while this relay was not listening;
                 // those that also arrive as notifications, held until now, are
                 // skipped by their numbers.
-                try await recoverEvents(of: routes.filter { !$0.sticky }, setup: setup)
+                let unwritten = try await recoverEvents(of: routes.filter { !$0.sticky }, setup: setup)
                 setup.stop()
                 liveInstances.heard(instanceID)
                 onListening()
                 let turns = listening.map { _ in ReceivingTurn() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for ((route, notifications), turn) in zip(listening, turns) {
+                        // Taken before the notifications are: those that
+                        // arrive meanwhile wait, in order, for the rows.
+                        let unwritten = unwritten[route.channel].flatMap { turn.take(orLeave: nil) ? $0 : nil }
                         group.addTask {
-                            for try await notification in notifications
-                            where turn.take(orLeave: notification.payload) {
-                                try await receive([notification.payload], on: route, holding: turn)
+                            try await withThrowingTaskGroup(of: Void.self) { listeningGroup in
+                                if let unwritten {
+                                    listeningGroup.addTask {
+                                        // One wait for all the senders,
+                                        // from the moment the relay listened.
+                                        let listened = ContinuousClock.now
+                                        for missed in unwritten {
+                                            try await recover(missed, on: route, turn: turn, since: listened)
+                                        }
+                                        try await receive([], on: route, holding: turn)
+                                    }
+                                }
+                                listeningGroup.addTask {
+                                    for try await notification in notifications
+                                    where turn.take(orLeave: notification.payload) {
+                                        try await receive([notification.payload], on: route, holding: turn)
+                                    }
+                                    if !Task.isCancelled { throw ListenEnded() }
+                                }
+                                while try await listeningGroup.next() != nil {}
                             }
-                            if !Task.isCancelled { throw ListenEnded() }
                         }
                     }
                     group.addTask {
@@ -168,12 +194,49 @@
             }
         }
 
+        /// Creates, if absent, this relay's marks of the channels of its
+        /// routes of events (``NotifiedMarks``), listed in their table.
+        private func registerMarks() async throws {
+            let channels = Set(routes.filter { !$0.sticky }.map(\.channel)).sorted()
+            guard !channels.isEmpty else { return }
+            try await connection.runToEnd("BEGIN", logger: logger)
+            try await connection.runToEnd(NotifiedMarks.lock, logger: logger)
+            var sequences: [String: String] = [:]
+            for row in try await connection.rowsToEnd(
+                NotifiedMarks.register(sender: instanceID, channels: channels), logger: logger)
+            {
+                let (channel, sequence) = try row.decode((String, String).self)
+                try await connection.runToEnd(try NotifiedMarks.createSequence(named: sequence), logger: logger)
+                sequences[channel] = sequence
+            }
+            try await connection.runToEnd("COMMIT", logger: logger)
+            markSequences.withLockedValue { $0 = sequences }
+        }
+
         /// Posts, for each of `routes`, the events sent on its channel since
         /// the latest number it took from each sender; or, at the relay's
         /// first listen, starts its account where the table ends.
-        private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws {
+        ///
+        /// Returns, by channel, the numbers that senders it heard from
+        /// notified (their marks, ``NotifiedMarks``) beyond the rows read:
+        /// their rows may not be written yet, and are waited for once the
+        /// relay listens.
+        private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws
+            -> [String: [MissedEnvelopes]]
+        {
+            var unwritten: [String: [MissedEnvelopes]] = [:]
             for route in routes {
                 defer { setup.answered() }
+                // Read before the rows: a sender's rows read after its mark
+                // reach it, unless they are not written yet.
+                var marks: [String: UInt64] = [:]
+                for row in try await connection.rowsToEnd(
+                    NotifiedMarks.marks(on: route.channel, receiver: instanceID), logger: logger)
+                {
+                    let (sender, notified) = try row.decode((String, Int64).self)
+                    marks[sender] = UInt64(notified)
+                }
+                setup.answered()
                 guard let latest = route.receivedNumbers else {
                     let rows = try await connection.rowsToEnd(EventLog.latestNumbers(on: route.channel), logger: logger)
                     var start: [String: UInt64] = [:]
@@ -181,7 +244,7 @@
                         let (sender, number) = try row.decode((String, Int64).self)
                         start[sender] = UInt64(number)
                     }
-                    route.startAccount(at: start)
+                    route.startAccount(at: start, marked: marks)
                     continue
                 }
                 let rows = try await connection.rowsToEnd(
@@ -189,7 +252,10 @@
                 try setup.whileWorking {
                     route.recover(try rows.map(Self.loggedEnvelope), missed: nil)
                 }
+                let missed = route.unwritten(marked: marks)
+                if !missed.isEmpty { unwritten[route.channel] = missed }
             }
+            return unwritten
         }
 
         /// Receives `payloads` on `route`, in order, reading from the table
@@ -237,12 +303,18 @@
         /// is not), the table is read again, 1.5, 3, 6… ms later (at most
         /// 100 ms apart), until they are, until the sender's heartbeat says
         /// its rows are written past them (a number still missing then never
-        /// will be: an event the server refused took it), or until
-        /// `healthCheckInterval` has passed; the numbers still missing then
-        /// are lost (a sender that ended before writing them). Rows named by
-        /// a notification, or by a heartbeat, are written already.
-        private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
-            let deadline = ContinuousClock.now + configuration.healthCheckInterval
+        /// will be: an event the server refused took it), or until the wait's
+        /// deadline (``waitDeadline(for:since:)``, counted from `start`); the
+        /// numbers still missing then are lost (a sender that ended before
+        /// writing them). Numbers revealed by a sender's mark
+        /// (``MissedEnvelopes/isMarked``) are waited for alike, but for those
+        /// the notifications left to `turn` meanwhile carry: they were
+        /// notified after this relay listened, and are received. Rows named
+        /// by a notification, or by a heartbeat, are written already.
+        private func recover(
+            _ missed: MissedEnvelopes, on route: any RelayRoute, turn: ReceivingTurn? = nil,
+            since start: ContinuousClock.Instant = .now
+        ) async throws {
             let firstRowsDeadline = ContinuousClock.now + Self.firstRowsWait
             var pause = Self.quietDelay
             while true {
@@ -252,11 +324,15 @@
                 let rows = try await connection.rowsToEnd(
                     EventLog.rows(on: route.channel, from: missed.sender, numbered: missed.numbers), logger: logger
                 ).map(Self.loggedEnvelope)
-                if missed.payload == nil || rows.last?.number == missed.numbers.upperBound
-                    || written >= missed.numbers.upperBound || ContinuousClock.now + pause > deadline
+                if (missed.payload == nil && !missed.isMarked) || rows.last?.number == missed.numbers.upperBound
+                    || written >= missed.numbers.upperBound
                     || (missed.isFirstHeard && rows.isEmpty && ContinuousClock.now >= firstRowsDeadline)
                 {
                     route.recover(rows, missed: missed)
+                    return
+                }
+                if ContinuousClock.now + pause > waitDeadline(for: missed, since: start) {
+                    route.recover(rows, missed: missed.isMarked ? missed.notReceived(in: turn?.left ?? []) : missed)
                     return
                 }
                 try await Task.sleep(for: pause)
@@ -264,13 +340,34 @@
             }
         }
 
+        /// When the wait for the rows of `missed`, begun at `start`, ends.
+        ///
+        /// `healthCheckInterval` after `start`: the sender of a later
+        /// notification was connected, and writes the rows before it within
+        /// ``rowDelay``. Numbers a mark counts (``MissedEnvelopes/isMarked``)
+        /// were notified while this relay did not listen, maybe by a sender
+        /// whose connection failed with their rows unwritten, as every
+        /// connection does when the server restarts: it writes them first
+        /// when it reconnects, within `maximumReconnectDelay` of the server's
+        /// return. So they are waited for as long again, counted from
+        /// `start` or from the sender's latest heartbeat, whichever is later:
+        /// a sender silent beyond that has ended, and a live one's heartbeats
+        /// keep the wait going until they say its rows are written.
+        private func waitDeadline(for missed: MissedEnvelopes, since start: ContinuousClock.Instant)
+            -> ContinuousClock.Instant
+        {
+            guard missed.isMarked else { return start + configuration.healthCheckInterval }
+            let heard = max(start, liveInstances.lastHeard(missed.sender) ?? start)
+            return heard + configuration.healthCheckInterval + configuration.maximumReconnectDelay
+        }
+
         private static func loggedEnvelope(_ row: PostgresRow) throws -> LoggedEnvelope {
             let (sender, number, payload) = try row.decode((String, Int64, String).self)
             return LoggedEnvelope(sender: sender, number: UInt64(number), payload: payload)
         }
 
-        /// Deletes this relay's rows beyond the recovery window, and those of
-        /// stopped instances, a quarter of the window apart (at least every
+        /// Deletes this relay's rows beyond the recovery window, and the rows
+        /// and marks of stopped instances (keeping this relay's marks), a quarter of the window apart (at least every
         /// 5 s, at most every 100 ms).
         private func pruneEventLog() async throws {
             let period = max(.milliseconds(100), min(.seconds(5), configuration.recoveryWindow / 4))
@@ -282,6 +379,8 @@
                         sender: instanceID, latest: latest, window: configuration.recoveryWindow,
                         keptCount: configuration.recoveryWindowEvents),
                     logger: logger)
+                try await connection.runToEnd(NotifiedMarks.keep(sender: instanceID), logger: logger)
+                try await connection.runToEnd(NotifiedMarks.prune(window: configuration.recoveryWindow), logger: logger)
                 try await connection.runToEnd(
                     TransactionalNumbers.prune(
                         sender: TransactionalNumbers.sender(instanceID), window: configuration.recoveryWindow,
@@ -371,18 +470,19 @@
                 || batch.contains { $0.reference != nil }
             let rows = writesRows ? outgoing.unwrittenRows : []
             do {
-                if let values = EventLog.notificationValues(of: batch, writing: rows) {
+                let marks = markSequences.withLockedValue { $0 }
+                if let values = EventLog.notificationValues(of: batch, writing: rows, marks: marks) {
                     do {
                         try await connection.runToEnd(statements.notifications, values: values)
                     } catch let error as PostgresError where ServerRefusal.isRefusal(error) {
                         // Nothing of it was committed: sent again unprepared,
                         // whose refusal is the error the relay reports.
                         try await connection.runToEnd(
-                            EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                            EventLog.send(batch, writing: rows, sender: instanceID, marks: marks), logger: logger)
                     }
                 } else {
                     try await connection.runToEnd(
-                        EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                        EventLog.send(batch, writing: rows, sender: instanceID, marks: marks), logger: logger)
                 }
                 outgoing.committed(writing: rows.count, notifying: batch)
                 reporter.counters.countSent(batch.count)
