@@ -9,9 +9,10 @@
     /// its last few milliseconds unwritten. Instances listening then received
     /// those events; one that was not reads the marks when it listens again,
     /// finds rows up to a number below the sender's mark, and knows that the
-    /// numbers between were sent: it waits for their rows as for any it
-    /// missed (a live sender writes them within ``RelaySession/rowDelay``, or
-    /// when it reconnects), and reports those still missing lost.
+    /// numbers between were sent: it waits for their rows while their sender
+    /// may be live (it writes them within ``RelaySession/rowDelay``, or
+    /// first when it reconnects), and reports those still missing lost
+    /// (``RelaySession``'s `waitDeadline(for:since:)`).
     ///
     /// A mark is an `UNLOGGED SEQUENCE`, one per sender and channel, that
     /// the `NOTIFY`'s statement moves with `setval`: no row to update, no
@@ -22,9 +23,9 @@
     /// - `setval` is not transactional: it takes effect as the statement
     ///   runs, whether the statement commits or not, and before it does. A
     ///   mark may count numbers whose statement failed; the sender sends them
-    ///   again on its next connection, so a receiver waits for them as for
-    ///   any late row, and reports them lost only if the sender ended first
-    ///   (they were maybe lost on its side too). A receiver that reads a
+    ///   again on its next connection, so a receiver waits for them as long
+    ///   as that reconnect may take, and reports them lost only if the sender
+    ///   stays silent longer (it ended: they were maybe lost on its side too). A receiver that reads a
     ///   mark before the notifications it counts commit receives those live,
     ///   and does not wait for their rows.
     /// - A server that crashes (not a restart, which keeps them) resets the
@@ -33,7 +34,7 @@
     /// A sender creates its sequences and lists them in the table
     /// `broadcast_relay_marks` when it connects (``register(sender:channels:)``),
     /// so that receivers find them and prune finds those of stopped
-    /// instances (``prune(sender:window:)``).
+    /// instances (``prune(window:)``).
     enum NotifiedMarks {
         /// The name of the sequence of the sender and channel in the
         /// columns `sender` and `channel`: 21 characters and an MD5 digest's
