@@ -54,6 +54,21 @@
         /// channel is not held back for them.
         static let firstRowsWait: Duration = rowDelay * 4
 
+        /// The longest pause between two reads of the rows a sender's mark
+        /// counts (``NotifiedMarks``): after a server restart, a receiver
+        /// that listens again before the sender waits for the rows it writes
+        /// on reconnecting, and its own next event waits behind them.
+        ///
+        /// Measured: with pauses of up to 100 ms, as for the rows of a
+        /// number a later notification revealed missed, the first event
+        /// after a fast restart came 190–317 ms after the restart began, in
+        /// six restarts, against 183–287 ms in twelve where no mark counted
+        /// anything. A receiver that waits the whole
+        /// `healthCheckInterval` and `maximumReconnectDelay` for a killed
+        /// sender reads the table 100 times a second meanwhile, each read a
+        /// lookup of the table's key.
+        static let markedRowsPause: Duration = .milliseconds(10)
+
         /// A listen that ended without an error: the connection is no longer
         /// listening, so the session ends as if it had failed.
         struct ListenEnded: Error {}
@@ -301,7 +316,8 @@
         /// if its connection failed meanwhile). So if numbers revealed
         /// missed by a later notification are not all written yet (the last
         /// is not), the table is read again, 1.5, 3, 6… ms later (at most
-        /// 100 ms apart), until they are, until the sender's heartbeat says
+        /// 100 ms apart, or ``markedRowsPause`` for numbers a mark counts),
+        /// until they are, until the sender's heartbeat says
         /// its rows are written past them (a number still missing then never
         /// will be: an event the server refused took it), or until the wait's
         /// deadline (``waitDeadline(for:since:)``, counted from `start`); the
@@ -336,7 +352,7 @@
                     return
                 }
                 try await Task.sleep(for: pause)
-                pause = min(pause * 2, .milliseconds(100))
+                pause = min(pause * 2, missed.isMarked ? Self.markedRowsPause : .milliseconds(100))
             }
         }
 
