@@ -190,7 +190,7 @@
         func unwritten(marked marks: [String: UInt64]) -> [MissedEnvelopes] {
             guard !sticky else { return [] }
             return numbers.withLockedValue { $0.unwritten(marked: marks) }.map {
-                MissedEnvelopes(sender: $0.sender, numbers: $0.numbers, payload: nil, isMarked: true)
+                MissedEnvelopes(sender: $0.sender, numbers: $0.numbers, payload: nil)
             }
         }
 

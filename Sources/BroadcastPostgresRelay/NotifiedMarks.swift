@@ -12,7 +12,7 @@
     /// numbers between were sent: it waits for their rows while their sender
     /// may be live (it writes them within ``RelaySession/rowDelay``, or
     /// first when it reconnects), and reports those still missing lost
-    /// (``RelaySession``'s `waitDeadline(for:since:)`).
+    /// (``RelaySession``'s `recoverMarked`).
     ///
     /// A mark is an `UNLOGGED SEQUENCE`, one per sender and channel, that
     /// the `NOTIFY`'s statement moves with `setval`: no row to update, no

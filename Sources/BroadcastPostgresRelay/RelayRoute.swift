@@ -60,7 +60,8 @@
     /// Numbers of `sender` a route did not take, to read from ``EventLog``:
     /// missed, and revealed by `payload`, received after them; or, with no
     /// `payload`, up to an envelope whose notification named it in the table
-    /// (`"stored":true`).
+    /// (`"stored":true`), up to the number a heartbeat says is written, or up
+    /// to `sender`'s mark (``NotifiedMarks``).
     struct MissedEnvelopes: Sendable {
         let sender: String
         var numbers: ClosedRange<UInt64>
@@ -70,10 +71,6 @@
         /// before are not reported lost (they may predate the relay's first
         /// listen, or be pruned).
         var isFirstHeard = false
-        /// Whether they were revealed by `sender`'s mark
-        /// (``NotifiedMarks``): notified, and their rows maybe not written
-        /// yet, with no `payload` received after them.
-        var isMarked = false
 
         /// These, but for those `payloads` show received; nil if none is left.
         ///

@@ -59,14 +59,16 @@
         /// that listens again before the sender waits for the rows it writes
         /// on reconnecting, and its own next event waits behind them.
         ///
-        /// Measured: with pauses of up to 100 ms, as for the rows of a
-        /// number a later notification revealed missed, the first event
-        /// after a fast restart came 190–317 ms after the restart began, in
-        /// six restarts, against 183–287 ms in twelve where no mark counted
-        /// anything. A receiver that waits the whole
+        /// With pauses of up to 100 ms, as for the rows of a number a later
+        /// notification revealed missed, that event could wait up to 100 ms
+        /// more; 10 ms bounds it. (Not visible in what was measured: after a
+        /// fast restart, the first event came 185–357 ms after the restart
+        /// began whether a mark counted anything or not, with either pause,
+        /// in 36 restarts; the instances' reconnect delays, drawn at random,
+        /// decide it.) The price: a receiver that waits the whole
         /// `healthCheckInterval` and `maximumReconnectDelay` for a killed
         /// sender reads the table 100 times a second meanwhile, each read a
-        /// lookup of the table's key.
+        /// lookup by the table's key.
         static let markedRowsPause: Duration = .milliseconds(10)
 
         /// A listen that ended without an error: the connection is no longer
@@ -90,13 +92,14 @@
             }
             try await connection.runToEnd(EventLog.create, logger: logger)
             setup.answered()
-            try await connection.runToEnd(NotifiedMarks.create, logger: logger)
-            setup.answered()
-            try await registerMarks()
-            setup.answered()
             try await connection.runToEnd(TransactionalNumbers.create, logger: logger)
             setup.answered()
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
+            setup.answered()
+            try await connection.runToEnd(NotifiedMarks.create, logger: logger)
+            setup.answered()
+            // After `fastCommits`: its commit need not wait for the disk.
+            try await registerMarks()
             setup.answered()
             let statements = try await PreparedStatements(preparedOn: connection)
             setup.answered()
@@ -142,7 +145,7 @@
                                         // from the moment the relay listened.
                                         let listened = ContinuousClock.now
                                         for missed in unwritten {
-                                            try await recover(missed, on: route, turn: turn, since: listened)
+                                            try await recoverMarked(missed, on: route, turn: turn, since: listened)
                                         }
                                         try await receive([], on: route, holding: turn)
                                     }
@@ -314,23 +317,63 @@
         /// A sender writes its rows in order, a moment after their
         /// notifications (``rowDelay``; on its next connection first of all
         /// if its connection failed meanwhile). So if numbers revealed
-        /// missed by a later notification are not all written yet (the last
-        /// is not), the table is read again, 1.5, 3, 6… ms later (at most
-        /// 100 ms apart, or ``markedRowsPause`` for numbers a mark counts),
-        /// until they are, until the sender's heartbeat says
-        /// its rows are written past them (a number still missing then never
-        /// will be: an event the server refused took it), or until the wait's
-        /// deadline (``waitDeadline(for:since:)``, counted from `start`); the
-        /// numbers still missing then are lost (a sender that ended before
-        /// writing them). Numbers revealed by a sender's mark
-        /// (``MissedEnvelopes/isMarked``) are waited for alike, but for those
-        /// the notifications left to `turn` meanwhile carry: they were
-        /// notified after this relay listened, and are received. Rows named
-        /// by a notification, or by a heartbeat, are written already.
-        private func recover(
-            _ missed: MissedEnvelopes, on route: any RelayRoute, turn: ReceivingTurn? = nil,
-            since start: ContinuousClock.Instant = .now
+        /// missed by a later notification are not all written yet, they are
+        /// waited for (``readRows(of:on:waitingUntil:pausingAtMost:)``) for
+        /// at most `healthCheckInterval`: that sender was connected, and
+        /// writes them within ``rowDelay``; the numbers still missing then
+        /// are lost (a sender that ended before writing them). Rows named by
+        /// a notification, or by a heartbeat, are written already, and read
+        /// once.
+        private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
+            let deadline = ContinuousClock.now + configuration.healthCheckInterval
+            let rows = try await readRows(
+                of: missed, on: route, waitingUntil: missed.payload == nil ? nil : { deadline },
+                pausingAtMost: .milliseconds(100))
+            route.recover(rows, missed: missed)
+        }
+
+        /// Reads the envelopes of numbers `missed`'s sender's mark counts
+        /// (``NotifiedMarks``) from the table, waiting for their rows, and
+        /// hands them to `route`, reporting lost those still missing but for
+        /// those the notifications left to `turn` meanwhile carry (notified
+        /// after this relay listened, they are received).
+        ///
+        /// They were notified while this relay did not listen, maybe by a
+        /// sender whose connection failed with their rows unwritten, as every
+        /// connection does when the server restarts: it writes them first
+        /// when it reconnects, within `maximumReconnectDelay` of the server's
+        /// return. So the wait lasts `healthCheckInterval` and
+        /// `maximumReconnectDelay`, counted from `listened` or from the
+        /// sender's latest heartbeat, whichever is later: a sender silent
+        /// that long has ended, and a live one's heartbeats keep the wait
+        /// going until they say its rows are written.
+        private func recoverMarked(
+            _ missed: MissedEnvelopes, on route: any RelayRoute, turn: ReceivingTurn,
+            since listened: ContinuousClock.Instant
         ) async throws {
+            let rows = try await readRows(
+                of: missed, on: route,
+                waitingUntil: {
+                    let heard = max(listened, liveInstances.lastHeard(missed.sender) ?? listened)
+                    return heard + configuration.healthCheckInterval + configuration.maximumReconnectDelay
+                },
+                pausingAtMost: Self.markedRowsPause)
+            route.recover(rows, missed: missed.notReceived(in: turn.left))
+        }
+
+        /// The rows of `missed` the table keeps; with a `deadline`, read
+        /// again, 1.5, 3, 6… ms later (at most `longestPause` apart), while
+        /// the last is not written, until the sender's heartbeat says its
+        /// rows are written past them (a number still missing then never
+        /// will be: an event the server refused took it), or until
+        /// `deadline()`, which a heartbeat may move.
+        ///
+        /// A sender first heard of (``MissedEnvelopes/isFirstHeard``) with no
+        /// row after ``firstRowsWait`` has none to wait for.
+        private func readRows(
+            of missed: MissedEnvelopes, on route: any RelayRoute,
+            waitingUntil deadline: (() -> ContinuousClock.Instant)?, pausingAtMost longestPause: Duration
+        ) async throws -> [LoggedEnvelope] {
             let firstRowsDeadline = ContinuousClock.now + Self.firstRowsWait
             var pause = Self.quietDelay
             while true {
@@ -340,41 +383,13 @@
                 let rows = try await connection.rowsToEnd(
                     EventLog.rows(on: route.channel, from: missed.sender, numbered: missed.numbers), logger: logger
                 ).map(Self.loggedEnvelope)
-                if (missed.payload == nil && !missed.isMarked) || rows.last?.number == missed.numbers.upperBound
-                    || written >= missed.numbers.upperBound
-                    || (missed.isFirstHeard && rows.isEmpty && ContinuousClock.now >= firstRowsDeadline)
-                {
-                    route.recover(rows, missed: missed)
-                    return
-                }
-                if ContinuousClock.now + pause > waitDeadline(for: missed, since: start) {
-                    route.recover(rows, missed: missed.isMarked ? missed.notReceived(in: turn?.left ?? []) : missed)
-                    return
-                }
+                guard let deadline, rows.last?.number != missed.numbers.upperBound,
+                    written < missed.numbers.upperBound, ContinuousClock.now + pause <= deadline(),
+                    !(missed.isFirstHeard && rows.isEmpty && ContinuousClock.now >= firstRowsDeadline)
+                else { return rows }
                 try await Task.sleep(for: pause)
-                pause = min(pause * 2, missed.isMarked ? Self.markedRowsPause : .milliseconds(100))
+                pause = min(pause * 2, longestPause)
             }
-        }
-
-        /// When the wait for the rows of `missed`, begun at `start`, ends.
-        ///
-        /// `healthCheckInterval` after `start`: the sender of a later
-        /// notification was connected, and writes the rows before it within
-        /// ``rowDelay``. Numbers a mark counts (``MissedEnvelopes/isMarked``)
-        /// were notified while this relay did not listen, maybe by a sender
-        /// whose connection failed with their rows unwritten, as every
-        /// connection does when the server restarts: it writes them first
-        /// when it reconnects, within `maximumReconnectDelay` of the server's
-        /// return. So they are waited for as long again, counted from
-        /// `start` or from the sender's latest heartbeat, whichever is later:
-        /// a sender silent beyond that has ended, and a live one's heartbeats
-        /// keep the wait going until they say its rows are written.
-        private func waitDeadline(for missed: MissedEnvelopes, since start: ContinuousClock.Instant)
-            -> ContinuousClock.Instant
-        {
-            guard missed.isMarked else { return start + configuration.healthCheckInterval }
-            let heard = max(start, liveInstances.lastHeard(missed.sender) ?? start)
-            return heard + configuration.healthCheckInterval + configuration.maximumReconnectDelay
         }
 
         private static func loggedEnvelope(_ row: PostgresRow) throws -> LoggedEnvelope {
