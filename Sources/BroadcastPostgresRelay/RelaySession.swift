@@ -398,8 +398,9 @@
         }
 
         /// Deletes this relay's rows beyond the recovery window, and the rows
-        /// and marks of stopped instances (keeping this relay's marks), a quarter of the window apart (at least every
-        /// 5 s, at most every 100 ms).
+        /// and marks of stopped instances (keeping this relay's marks), a
+        /// quarter of the window apart (at least every 5 s, at most every
+        /// 100 ms).
         private func pruneEventLog() async throws {
             let period = max(.milliseconds(100), min(.seconds(5), configuration.recoveryWindow / 4))
             while true {

@@ -24,8 +24,11 @@ struct PreparedStatementsTests {
     @Test func aBatchThatWritesRowsOrKeepsAStateIsNotSentByThePreparedStatement() {
         let batch = [notification(number: 2)]
         #expect(EventLog.notificationValues(of: batch, writing: [notification(number: 1)], marks: [:]) == nil)
-        #expect(EventLog.notificationValues(of: [notification(number: 1, keepsState: true)], writing: [], marks: [:]) == nil)
-        #expect(EventLog.notificationValues(of: [notification(number: 1, reference: "{}")], writing: [], marks: [:]) == nil)
+        #expect(
+            EventLog.notificationValues(of: [notification(number: 1, keepsState: true)], writing: [], marks: [:]) == nil
+        )
+        #expect(
+            EventLog.notificationValues(of: [notification(number: 1, reference: "{}")], writing: [], marks: [:]) == nil)
     }
 
     @Test func thePreparedRowStatementIsTheOneWrittenOtherwise() {
