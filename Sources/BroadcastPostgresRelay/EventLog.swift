@@ -7,7 +7,7 @@
     /// reads it when it listens again.
     ///
     /// A row is written by a later statement than the one that sends its
-    /// `NOTIFY` (``send(_:writing:sender:)``), a moment later: rows wait
+    /// `NOTIFY` (``send(_:writing:sender:marks:)``), a moment later: rows wait
     /// until the oldest waited ``RelaySession/rowDelay``, a batch's worth
     /// waits, or nothing was notified for ``RelaySession/quietDelay``, and
     /// are then written, together, by a statement of their own
@@ -81,8 +81,10 @@
         /// statements, ``OutgoingQueue``), and, if `batch` has an envelope
         /// too large to be its own notification, which it notifies by
         /// reference, the rows of every envelope of `batch`; keeps the sticky
-        /// states of `batch` in ``StickyStateTable``. All numbered as
-        /// `sender`'s.
+        /// states of `batch` in ``StickyStateTable``; advances `sender`'s
+        /// marks, the sequences `sequences` names by channel
+        /// (``NotifiedMarks``), to the latest numbers of `batch`. All
+        /// numbered as `sender`'s.
         ///
         /// The rows of a batch with no envelope by reference are not written
         /// here: a notification reaches the listeners when its statement
@@ -93,14 +95,18 @@
         /// committed, and it is written again) is not written twice; a
         /// notification sent again is skipped by receivers, which have its
         /// number.
-        static func send(_ batch: [OutgoingNotification], writing rows: [OutgoingNotification], sender: String)
-            -> PostgresQuery
-        {
-            if let values = notificationValues(of: batch, writing: rows) {
+        static func send(
+            _ batch: [OutgoingNotification], writing rows: [OutgoingNotification], sender: String,
+            marks sequences: [String: String]
+        ) -> PostgresQuery {
+            if let values = notificationValues(of: batch, writing: rows, marks: sequences) {
                 return PostgresQuery(prepared: notifications, values: values)
             }
             let stored = batch.contains { $0.reference != nil } ? rows + batch.filter { !$0.keepsState } : rows
             let keepsState = batch.contains(where: \.keepsState)
+            // Advanced by the statement that notifies (``NotifiedMarks``), in
+            // the row of the latest number's `pg_notify` on each channel.
+            let marks = NotifiedMarks.marks(of: batch, in: sequences)
             let kept =
                 keepsState
                 ? """
@@ -113,43 +119,52 @@
             return """
                 WITH n AS (
                     SELECT * FROM unnest(\(batch.map(\.channel))::text[], \
-                \(batch.map { $0.reference ?? $0.payload })::text[], \(batch.map(\.keepsState))::bool[]) \
-                WITH ORDINALITY AS n(channel, payload, keeps_state, position)
+                \(batch.map { $0.reference ?? $0.payload })::text[], \(batch.map(\.keepsState))::bool[], \
+                \(marks.sequences)::text[], \(marks.numbers)::int8[]) \
+                WITH ORDINALITY AS n(channel, payload, keeps_state, mark, marked, position)
                 ), logged AS (
                     INSERT INTO broadcast_relay_events (channel, sender, number, envelope)
                     SELECT channel, \(sender), number, envelope FROM unnest(\(stored.map(\.channel))::text[], \
                 \(stored.map { Int64($0.number) })::int8[], \(stored.map(\.payload))::text[]) AS r(channel, number, envelope)
                     ON CONFLICT DO NOTHING
                 )\(unescaped: kept)
-                SELECT pg_notify(channel, payload) FROM n ORDER BY position
+                SELECT pg_notify(channel, payload), \(unescaped: NotifiedMarks.advance) FROM n ORDER BY position
                 """
         }
 
         /// The statement that sends a batch of notifications alone, prepared
         /// once per connection (``PreparedStatements``), and the text of
-        /// ``send(_:writing:sender:)`` for such a batch.
+        /// ``send(_:writing:sender:marks:)`` for such a batch.
         ///
         /// The server parses and plans it when ``RelaySession`` prepares it,
-        /// not for each batch. Its values: ``notificationValues(of:writing:)``.
+        /// not for each batch. Its values: ``notificationValues(of:writing:marks:)``.
         /// Measured with `pgbench` (PostgreSQL 15, one session, the statement
         /// of one event, load average 7–9 from builds): 0.34 and 0.74 ms
         /// parsed for each run, 0.09 and 0.15 ms prepared, in two runs.
+        ///
+        /// Each row also advances the mark it names, if any
+        /// (``NotifiedMarks/advance``).
         static let notifications = """
-            SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) \
-            WITH ORDINALITY AS n(channel, payload, position) ORDER BY position
+            SELECT pg_notify(channel, payload), \(NotifiedMarks.advance) \
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[]) \
+            WITH ORDINALITY AS n(channel, payload, mark, marked, position) ORDER BY position
             """
 
-        /// The values of ``notifications`` that send `batch`; nil unless
-        /// ``send(_:writing:sender:)`` sends it, with `rows`, by
+        /// The values of ``notifications`` that send `batch` and advance the
+        /// marks `sequences` names by channel; nil unless
+        /// ``send(_:writing:sender:marks:)`` sends it, with `rows`, by
         /// notifications alone: no row to write, no sticky state, no
         /// envelope by reference.
-        static func notificationValues(of batch: [OutgoingNotification], writing rows: [OutgoingNotification])
-            -> [PostgresData]?
-        {
+        static func notificationValues(
+            of batch: [OutgoingNotification], writing rows: [OutgoingNotification], marks sequences: [String: String]
+        ) -> [PostgresData]? {
             guard rows.isEmpty, !batch.contains(where: { $0.keepsState || $0.reference != nil }) else { return nil }
+            let marks = NotifiedMarks.marks(of: batch, in: sequences)
             return [
                 PostgresData(array: batch.map { PostgresData(string: $0.channel) }, elementType: .text),
                 PostgresData(array: batch.map { PostgresData(string: $0.payload) }, elementType: .text),
+                PostgresData(array: marks.sequences.map { PostgresData(string: $0) }, elementType: .text),
+                PostgresData(array: marks.numbers.map { PostgresData(int64: $0) }, elementType: .int8),
             ]
         }
 

@@ -183,8 +183,15 @@
             }
         }
 
-        func startAccount(at latest: [String: UInt64]) {
-            numbers.withLockedValue { $0.start(at: latest) }
+        func startAccount(at latest: [String: UInt64], marked: [String: UInt64]) {
+            numbers.withLockedValue { $0.start(at: latest, marked: marked) }
+        }
+
+        func unwritten(marked marks: [String: UInt64]) -> [MissedEnvelopes] {
+            guard !sticky else { return [] }
+            return numbers.withLockedValue { $0.unwritten(marked: marks) }.map {
+                MissedEnvelopes(sender: $0.sender, numbers: $0.numbers, payload: nil)
+            }
         }
 
         func recover(_ rows: [LoggedEnvelope], missed: MissedEnvelopes?) {

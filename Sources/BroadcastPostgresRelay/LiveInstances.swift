@@ -17,6 +17,11 @@
             lastHeard.withLockedValue { $0[instanceID] = now }
         }
 
+        /// When `instanceID` was last heard, if it was and is not forgotten.
+        func lastHeard(_ instanceID: String) -> ContinuousClock.Instant? {
+            lastHeard.withLockedValue { $0[instanceID] }
+        }
+
         /// The instances heard within `window`, sorted; forgets the others.
         func heard(within window: Duration) -> [String] {
             let oldest = ContinuousClock.now - window

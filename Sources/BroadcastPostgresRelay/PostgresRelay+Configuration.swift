@@ -39,6 +39,14 @@
             /// that instances that lost the same server do not reconnect in step.
             public var initialReconnectDelay: Duration = .milliseconds(100)
             /// The longest delay between two attempts to reconnect.
+            ///
+            /// A relay that listens again after a gap also waits this much
+            /// longer than ``healthCheckInterval`` for the rows of events
+            /// another instance notified meanwhile and has not written yet:
+            /// an instance whose connection failed with them (a server
+            /// restart) writes them when it reconnects, within this delay of
+            /// the server's return. Events whose rows are still missing then
+            /// are reported lost (``RelayReport/Kind/eventsLost``).
             public var maximumReconnectDelay: Duration = .seconds(10)
             /// The longest time the server may go without answering: the relay
             /// asks it a question (`SELECT 1`) a quarter of the interval after

@@ -8,6 +8,10 @@
         /// Whether the account has started: at the relay's first listen, from
         /// the numbers the table holds then.
         private(set) var isStarted = false
+        /// Each sender's mark (``NotifiedMarks``) when the account started:
+        /// the numbers up to it were notified before the relay first
+        /// listened (or received live), and are not its to report lost.
+        private(set) var markedAtStart: [String: UInt64] = [:]
 
         /// What an envelope received live is.
         enum Live: Equatable {
@@ -30,9 +34,22 @@
 
         /// Starts the account where the table's rows end: events sent before
         /// the relay first listened are not its to post, nor to report lost.
-        mutating func start(at latest: [String: UInt64]) {
+        mutating func start(at latest: [String: UInt64], marked: [String: UInt64] = [:]) {
             self.latest.merge(latest) { taken, kept in max(taken, kept) }
+            markedAtStart = marked
             isStarted = true
+        }
+
+        /// The numbers of each sender heard from that its mark in `marks`
+        /// counts beyond those taken, and beyond its mark when the account
+        /// started: notified while the relay did not listen, their rows not
+        /// read yet, maybe not written.
+        func unwritten(marked marks: [String: UInt64]) -> [(sender: String, numbers: ClosedRange<UInt64>)] {
+            marks.keys.sorted().compactMap { sender in
+                guard let mark = marks[sender], let taken = latest[sender] else { return nil }
+                let first = max(taken, markedAtStart[sender] ?? 0) + 1
+                return first <= mark ? (sender, first...mark) : nil
+            }
         }
 
         /// Takes `number` from `sender`, received live, unless it is a

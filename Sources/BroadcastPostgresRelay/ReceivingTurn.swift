@@ -30,6 +30,11 @@
             }
         }
 
+        /// The payloads left to the holder so far, still left.
+        var left: [String] {
+            state.withLockedValue { $0.left }
+        }
+
         /// Ends the turn, unless payloads were left meanwhile: those, in
         /// order, for the holder to receive before ending it again.
         func end() -> [String] {

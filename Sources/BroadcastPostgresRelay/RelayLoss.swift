@@ -1,8 +1,9 @@
 #if PostgresRelay
     /// Events of another instance that this relay missed and could not read
     /// back: they were sent while it was not listening, and are no longer kept
-    /// (see ``PostgresRelay/Configuration/recoveryWindow``), or their statement
-    /// never committed.
+    /// (see ``PostgresRelay/Configuration/recoveryWindow``), their statement
+    /// never committed, or their sender's process ended before writing their
+    /// rows (its mark, the latest number it notified, counts them).
     ///
     /// Every envelope an instance sends on a channel is numbered, 1, 2, 3…,
     /// so that a receiver accounts for each: received, read back after a gap,

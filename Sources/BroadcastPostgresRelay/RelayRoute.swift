@@ -29,8 +29,12 @@
         /// ``startAccount(at:)``.
         var receivedNumbers: [String: UInt64]? { get }
         /// Starts counting senders' numbers from `latest`, the table's at the
-        /// relay's first listen.
-        func startAccount(at latest: [String: UInt64])
+        /// relay's first listen, where their marks were `marked`
+        /// (``NotifiedMarks``).
+        func startAccount(at latest: [String: UInt64], marked: [String: UInt64])
+        /// The numbers of senders heard from that their marks, `marks`,
+        /// count beyond those taken (``ReceivedNumbers/unwritten(marked:)``).
+        func unwritten(marked marks: [String: UInt64]) -> [MissedEnvelopes]
         /// Posts the envelopes `rows` read back from ``EventLog``, in order,
         /// skipping those taken already and reporting the numbers none of them
         /// fills; then, for `missed`, the numbers still not taken, and the
@@ -56,16 +60,32 @@
     /// Numbers of `sender` a route did not take, to read from ``EventLog``:
     /// missed, and revealed by `payload`, received after them; or, with no
     /// `payload`, up to an envelope whose notification named it in the table
-    /// (`"stored":true`).
+    /// (`"stored":true`), up to the number a heartbeat says is written, or up
+    /// to `sender`'s mark (``NotifiedMarks``).
     struct MissedEnvelopes: Sendable {
         let sender: String
-        let numbers: ClosedRange<UInt64>
+        var numbers: ClosedRange<UInt64>
         let payload: String?
         /// Whether `sender` was never heard from on the channel: its account
         /// starts at the first of `numbers` the table keeps, and the numbers
         /// before are not reported lost (they may predate the relay's first
         /// listen, or be pruned).
         var isFirstHeard = false
+
+        /// These, but for those `payloads` show received; nil if none is left.
+        ///
+        /// `payloads` are notifications received live: from the first number
+        /// of `sender` one carries, every later one was received too, as a
+        /// sender notifies its numbers in order.
+        func notReceived(in payloads: [String]) -> MissedEnvelopes? {
+            let firstReceived = payloads.lazy.compactMap { WrittenEnvelope(reading: $0) }
+                .filter { $0.numberingSender == sender }.compactMap(\.number).min()
+            guard let firstReceived, firstReceived <= numbers.upperBound else { return self }
+            guard firstReceived > numbers.lowerBound else { return nil }
+            var missed = self
+            missed.numbers = numbers.lowerBound...firstReceived - 1
+            return missed
+        }
     }
 
     /// What every route of one relay shares.

@@ -21,6 +21,9 @@
         /// on each channel are written, by sender, then channel: a number
         /// missing below it never will be.
         private let writtenNumbers = NIOLockedValueBox([String: [String: UInt64]]())
+        /// This instance's mark on each channel (``NotifiedMarks``): the
+        /// name of its sequence, set once it is created.
+        private let markSequences = NIOLockedValueBox([String: String]())
 
         /// The most events sent in one statement (one round trip, one
         /// transaction), and the most rows that wait to be written.
@@ -51,6 +54,23 @@
         /// channel is not held back for them.
         static let firstRowsWait: Duration = rowDelay * 4
 
+        /// The longest pause between two reads of the rows a sender's mark
+        /// counts (``NotifiedMarks``): after a server restart, a receiver
+        /// that listens again before the sender waits for the rows it writes
+        /// on reconnecting, and its own next event waits behind them.
+        ///
+        /// With pauses of up to 100 ms, as for the rows of a number a later
+        /// notification revealed missed, that event could wait up to 100 ms
+        /// more; 10 ms bounds it. (Not visible in what was measured: after a
+        /// fast restart, the first event came 185–357 ms after the restart
+        /// began whether a mark counted anything or not, with either pause,
+        /// in 36 restarts; the instances' reconnect delays, drawn at random,
+        /// decide it.) The price: a receiver that waits the whole
+        /// `healthCheckInterval` and `maximumReconnectDelay` for a killed
+        /// sender reads the table 100 times a second meanwhile, each read a
+        /// lookup by the table's key.
+        static let markedRowsPause: Duration = .milliseconds(10)
+
         /// A listen that ended without an error: the connection is no longer
         /// listening, so the session ends as if it had failed.
         struct ListenEnded: Error {}
@@ -75,6 +95,11 @@
             try await connection.runToEnd(TransactionalNumbers.create, logger: logger)
             setup.answered()
             try await connection.runToEnd(EventLog.fastCommits, logger: logger)
+            setup.answered()
+            try await connection.runToEnd(NotifiedMarks.create, logger: logger)
+            setup.answered()
+            // After `fastCommits`: its commit need not wait for the disk.
+            try await registerMarks()
             setup.answered()
             let statements = try await PreparedStatements(preparedOn: connection)
             setup.answered()
@@ -102,19 +127,38 @@
                 // Likewise the events sent while this relay was not listening;
                 // those that also arrive as notifications, held until now, are
                 // skipped by their numbers.
-                try await recoverEvents(of: routes.filter { !$0.sticky }, setup: setup)
+                let unwritten = try await recoverEvents(of: routes.filter { !$0.sticky }, setup: setup)
                 setup.stop()
                 liveInstances.heard(instanceID)
                 onListening()
                 let turns = listening.map { _ in ReceivingTurn() }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for ((route, notifications), turn) in zip(listening, turns) {
+                        // Taken before the notifications are: those that
+                        // arrive meanwhile wait, in order, for the rows.
+                        let unwritten = unwritten[route.channel].flatMap { turn.take(orLeave: nil) ? $0 : nil }
                         group.addTask {
-                            for try await notification in notifications
-                            where turn.take(orLeave: notification.payload) {
-                                try await receive([notification.payload], on: route, holding: turn)
+                            try await withThrowingTaskGroup(of: Void.self) { listeningGroup in
+                                if let unwritten {
+                                    listeningGroup.addTask {
+                                        // One wait for all the senders,
+                                        // from the moment the relay listened.
+                                        let listened = ContinuousClock.now
+                                        for missed in unwritten {
+                                            try await recoverMarked(missed, on: route, turn: turn, since: listened)
+                                        }
+                                        try await receive([], on: route, holding: turn)
+                                    }
+                                }
+                                listeningGroup.addTask {
+                                    for try await notification in notifications
+                                    where turn.take(orLeave: notification.payload) {
+                                        try await receive([notification.payload], on: route, holding: turn)
+                                    }
+                                    if !Task.isCancelled { throw ListenEnded() }
+                                }
+                                while try await listeningGroup.next() != nil {}
                             }
-                            if !Task.isCancelled { throw ListenEnded() }
                         }
                     }
                     group.addTask {
@@ -168,12 +212,49 @@
             }
         }
 
+        /// Creates, if absent, this relay's marks of the channels of its
+        /// routes of events (``NotifiedMarks``), listed in their table.
+        private func registerMarks() async throws {
+            let channels = Set(routes.filter { !$0.sticky }.map(\.channel)).sorted()
+            guard !channels.isEmpty else { return }
+            try await connection.runToEnd("BEGIN", logger: logger)
+            try await connection.runToEnd(NotifiedMarks.lock, logger: logger)
+            var sequences: [String: String] = [:]
+            for row in try await connection.rowsToEnd(
+                NotifiedMarks.register(sender: instanceID, channels: channels), logger: logger)
+            {
+                let (channel, sequence) = try row.decode((String, String).self)
+                try await connection.runToEnd(try NotifiedMarks.createSequence(named: sequence), logger: logger)
+                sequences[channel] = sequence
+            }
+            try await connection.runToEnd("COMMIT", logger: logger)
+            markSequences.withLockedValue { $0 = sequences }
+        }
+
         /// Posts, for each of `routes`, the events sent on its channel since
         /// the latest number it took from each sender; or, at the relay's
         /// first listen, starts its account where the table ends.
-        private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws {
+        ///
+        /// Returns, by channel, the numbers that senders it heard from
+        /// notified (their marks, ``NotifiedMarks``) beyond the rows read:
+        /// their rows may not be written yet, and are waited for once the
+        /// relay listens.
+        private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws
+            -> [String: [MissedEnvelopes]]
+        {
+            var unwritten: [String: [MissedEnvelopes]] = [:]
             for route in routes {
                 defer { setup.answered() }
+                // Read before the rows: a sender's rows read after its mark
+                // reach it, unless they are not written yet.
+                var marks: [String: UInt64] = [:]
+                for row in try await connection.rowsToEnd(
+                    NotifiedMarks.marks(on: route.channel, receiver: instanceID), logger: logger)
+                {
+                    let (sender, notified) = try row.decode((String, Int64).self)
+                    marks[sender] = UInt64(notified)
+                }
+                setup.answered()
                 guard let latest = route.receivedNumbers else {
                     let rows = try await connection.rowsToEnd(EventLog.latestNumbers(on: route.channel), logger: logger)
                     var start: [String: UInt64] = [:]
@@ -181,7 +262,7 @@
                         let (sender, number) = try row.decode((String, Int64).self)
                         start[sender] = UInt64(number)
                     }
-                    route.startAccount(at: start)
+                    route.startAccount(at: start, marked: marks)
                     continue
                 }
                 let rows = try await connection.rowsToEnd(
@@ -189,7 +270,10 @@
                 try setup.whileWorking {
                     route.recover(try rows.map(Self.loggedEnvelope), missed: nil)
                 }
+                let missed = route.unwritten(marked: marks)
+                if !missed.isEmpty { unwritten[route.channel] = missed }
             }
+            return unwritten
         }
 
         /// Receives `payloads` on `route`, in order, reading from the table
@@ -233,16 +317,63 @@
         /// A sender writes its rows in order, a moment after their
         /// notifications (``rowDelay``; on its next connection first of all
         /// if its connection failed meanwhile). So if numbers revealed
-        /// missed by a later notification are not all written yet (the last
-        /// is not), the table is read again, 1.5, 3, 6… ms later (at most
-        /// 100 ms apart), until they are, until the sender's heartbeat says
-        /// its rows are written past them (a number still missing then never
-        /// will be: an event the server refused took it), or until
-        /// `healthCheckInterval` has passed; the numbers still missing then
+        /// missed by a later notification are not all written yet, they are
+        /// waited for (``readRows(of:on:waitingUntil:pausingAtMost:)``) for
+        /// at most `healthCheckInterval`: that sender was connected, and
+        /// writes them within ``rowDelay``; the numbers still missing then
         /// are lost (a sender that ended before writing them). Rows named by
-        /// a notification, or by a heartbeat, are written already.
+        /// a notification, or by a heartbeat, are written already, and read
+        /// once.
         private func recover(_ missed: MissedEnvelopes, on route: any RelayRoute) async throws {
             let deadline = ContinuousClock.now + configuration.healthCheckInterval
+            let rows = try await readRows(
+                of: missed, on: route, waitingUntil: missed.payload == nil ? nil : { deadline },
+                pausingAtMost: .milliseconds(100))
+            route.recover(rows, missed: missed)
+        }
+
+        /// Reads the envelopes of numbers `missed`'s sender's mark counts
+        /// (``NotifiedMarks``) from the table, waiting for their rows, and
+        /// hands them to `route`, reporting lost those still missing but for
+        /// those the notifications left to `turn` meanwhile carry (notified
+        /// after this relay listened, they are received).
+        ///
+        /// They were notified while this relay did not listen, maybe by a
+        /// sender whose connection failed with their rows unwritten, as every
+        /// connection does when the server restarts: it writes them first
+        /// when it reconnects, within `maximumReconnectDelay` of the server's
+        /// return. So the wait lasts `healthCheckInterval` and
+        /// `maximumReconnectDelay`, counted from `listened` or from the
+        /// sender's latest heartbeat, whichever is later: a sender silent
+        /// that long has ended, and a live one's heartbeats keep the wait
+        /// going until they say its rows are written.
+        private func recoverMarked(
+            _ missed: MissedEnvelopes, on route: any RelayRoute, turn: ReceivingTurn,
+            since listened: ContinuousClock.Instant
+        ) async throws {
+            let rows = try await readRows(
+                of: missed, on: route,
+                waitingUntil: {
+                    let heard = max(listened, liveInstances.lastHeard(missed.sender) ?? listened)
+                    return heard + configuration.healthCheckInterval + configuration.maximumReconnectDelay
+                },
+                pausingAtMost: Self.markedRowsPause)
+            route.recover(rows, missed: missed.notReceived(in: turn.left))
+        }
+
+        /// The rows of `missed` the table keeps; with a `deadline`, read
+        /// again, 1.5, 3, 6… ms later (at most `longestPause` apart), while
+        /// the last is not written, until the sender's heartbeat says its
+        /// rows are written past them (a number still missing then never
+        /// will be: an event the server refused took it), or until
+        /// `deadline()`, which a heartbeat may move.
+        ///
+        /// A sender first heard of (``MissedEnvelopes/isFirstHeard``) with no
+        /// row after ``firstRowsWait`` has none to wait for.
+        private func readRows(
+            of missed: MissedEnvelopes, on route: any RelayRoute,
+            waitingUntil deadline: (() -> ContinuousClock.Instant)?, pausingAtMost longestPause: Duration
+        ) async throws -> [LoggedEnvelope] {
             let firstRowsDeadline = ContinuousClock.now + Self.firstRowsWait
             var pause = Self.quietDelay
             while true {
@@ -252,15 +383,12 @@
                 let rows = try await connection.rowsToEnd(
                     EventLog.rows(on: route.channel, from: missed.sender, numbered: missed.numbers), logger: logger
                 ).map(Self.loggedEnvelope)
-                if missed.payload == nil || rows.last?.number == missed.numbers.upperBound
-                    || written >= missed.numbers.upperBound || ContinuousClock.now + pause > deadline
-                    || (missed.isFirstHeard && rows.isEmpty && ContinuousClock.now >= firstRowsDeadline)
-                {
-                    route.recover(rows, missed: missed)
-                    return
-                }
+                guard let deadline, rows.last?.number != missed.numbers.upperBound,
+                    written < missed.numbers.upperBound, ContinuousClock.now + pause <= deadline(),
+                    !(missed.isFirstHeard && rows.isEmpty && ContinuousClock.now >= firstRowsDeadline)
+                else { return rows }
                 try await Task.sleep(for: pause)
-                pause = min(pause * 2, .milliseconds(100))
+                pause = min(pause * 2, longestPause)
             }
         }
 
@@ -269,9 +397,10 @@
             return LoggedEnvelope(sender: sender, number: UInt64(number), payload: payload)
         }
 
-        /// Deletes this relay's rows beyond the recovery window, and those of
-        /// stopped instances, a quarter of the window apart (at least every
-        /// 5 s, at most every 100 ms).
+        /// Deletes this relay's rows beyond the recovery window, and the rows
+        /// and marks of stopped instances (keeping this relay's marks), a
+        /// quarter of the window apart (at least every 5 s, at most every
+        /// 100 ms).
         private func pruneEventLog() async throws {
             let period = max(.milliseconds(100), min(.seconds(5), configuration.recoveryWindow / 4))
             while true {
@@ -282,6 +411,8 @@
                         sender: instanceID, latest: latest, window: configuration.recoveryWindow,
                         keptCount: configuration.recoveryWindowEvents),
                     logger: logger)
+                try await connection.runToEnd(NotifiedMarks.keep(sender: instanceID), logger: logger)
+                try await connection.runToEnd(NotifiedMarks.prune(window: configuration.recoveryWindow), logger: logger)
                 try await connection.runToEnd(
                     TransactionalNumbers.prune(
                         sender: TransactionalNumbers.sender(instanceID), window: configuration.recoveryWindow,
@@ -371,18 +502,19 @@
                 || batch.contains { $0.reference != nil }
             let rows = writesRows ? outgoing.unwrittenRows : []
             do {
-                if let values = EventLog.notificationValues(of: batch, writing: rows) {
+                let marks = markSequences.withLockedValue { $0 }
+                if let values = EventLog.notificationValues(of: batch, writing: rows, marks: marks) {
                     do {
                         try await connection.runToEnd(statements.notifications, values: values)
                     } catch let error as PostgresError where ServerRefusal.isRefusal(error) {
                         // Nothing of it was committed: sent again unprepared,
                         // whose refusal is the error the relay reports.
                         try await connection.runToEnd(
-                            EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                            EventLog.send(batch, writing: rows, sender: instanceID, marks: marks), logger: logger)
                     }
                 } else {
                     try await connection.runToEnd(
-                        EventLog.send(batch, writing: rows, sender: instanceID), logger: logger)
+                        EventLog.send(batch, writing: rows, sender: instanceID, marks: marks), logger: logger)
                 }
                 outgoing.committed(writing: rows.count, notifying: batch)
                 reporter.counters.countSent(batch.count)

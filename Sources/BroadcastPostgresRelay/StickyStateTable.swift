@@ -7,7 +7,7 @@
     /// (an event, or `"cleared":true`).
     ///
     /// A row is written by the statement that sends its envelope's `NOTIFY`
-    /// (``EventLog/send(_:sender:)``):
+    /// (``EventLog/send(_:writing:sender:marks:)``):
     /// one statement is one transaction, so the row and the notification
     /// commit together, and the row holds the state of the last notification
     /// committed on its channel (a writer waits on the row's lock for the one

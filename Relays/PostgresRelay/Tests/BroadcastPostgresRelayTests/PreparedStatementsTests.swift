@@ -14,17 +14,21 @@ struct PreparedStatementsTests {
 
     @Test func thePreparedStatementIsTheOneSentForNotificationsAlone() {
         let batch = [notification(number: 1), notification(number: 2)]
-        let query = EventLog.send(batch, writing: [], sender: "sender")
+        let marks = ["chat": "broadcast_relay_mark_0"]
+        let query = EventLog.send(batch, writing: [], sender: "sender", marks: marks)
         #expect(query.sql == EventLog.notifications)
-        #expect(query.binds.count == 2)
-        #expect(EventLog.notificationValues(of: batch, writing: [])?.count == 2)
+        #expect(query.binds.count == 4)
+        #expect(EventLog.notificationValues(of: batch, writing: [], marks: marks)?.count == 4)
     }
 
     @Test func aBatchThatWritesRowsOrKeepsAStateIsNotSentByThePreparedStatement() {
         let batch = [notification(number: 2)]
-        #expect(EventLog.notificationValues(of: batch, writing: [notification(number: 1)]) == nil)
-        #expect(EventLog.notificationValues(of: [notification(number: 1, keepsState: true)], writing: []) == nil)
-        #expect(EventLog.notificationValues(of: [notification(number: 1, reference: "{}")], writing: []) == nil)
+        #expect(EventLog.notificationValues(of: batch, writing: [notification(number: 1)], marks: [:]) == nil)
+        #expect(
+            EventLog.notificationValues(of: [notification(number: 1, keepsState: true)], writing: [], marks: [:]) == nil
+        )
+        #expect(
+            EventLog.notificationValues(of: [notification(number: 1, reference: "{}")], writing: [], marks: [:]) == nil)
     }
 
     @Test func thePreparedRowStatementIsTheOneWrittenOtherwise() {

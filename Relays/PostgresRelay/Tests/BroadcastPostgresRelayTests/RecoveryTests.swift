@@ -221,6 +221,66 @@ import Testing
         }
     }
 
+    /// An instance killed with `SIGKILL` while a receiver was away, right
+    /// after it notified events whose rows were not written: the receiver
+    /// reports them lost, by number.
+    ///
+    /// (Here the server drops those rows, so that none is ever written.)
+    /// Listening again, the receiver learns from the instance's mark that
+    /// those events were sent, and waits for their rows. Every number the
+    /// instance notified is received, read back or reported lost.
+    @Test func theEventsOfAnInstanceKilledBeforeItsRowsWereWrittenAreReportedLostExactly() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: PeerProcess.executable.path))
+        try await withServer { server in
+            try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
+            let receiver = try RelayInstance(
+                "receiver", server: server, relaying: [.events(of: ChatMessage.self, channel: "peer.chat")]
+            ) {
+                Self.quick(&$0)
+                $0.connection.username = "receiver"
+            }
+            try await receiver.waitUntilListening()
+            let origin = try PeerProcess("origin", port: server.port)
+            try await origin.lines.wait("the origin listening") { $0.contains("listening") }
+            for number in 0..<5 { try origin.send("post \(number)") }
+            try await receiver.messages.wait("the first events") { $0.count == 5 }
+            // From number 6 on, the origin's rows are dropped as it writes them.
+            try await execute(
+                "CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
+                on: server)
+            try await execute(
+                "CREATE TRIGGER rows_not_written BEFORE INSERT ON broadcast_relay_events "
+                    + "FOR EACH ROW WHEN (NEW.number > 5) EXECUTE FUNCTION drop_row()",
+                on: server)
+
+            try await execute("ALTER ROLE receiver NOLOGIN", on: server)
+            try await execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
+            try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+            for number in 5..<20 { try origin.send("post \(number)") }
+            try await eventually("the origin's events notified") {
+                (try? await TransactionTests.rows(
+                    on: server,
+                    "SELECT max(pg_sequence_last_value(to_regclass(sequence))) FROM broadcast_relay_marks "
+                        + "WHERE channel = 'peer.chat'"
+                ) { try $0.decode(Int64.self) }) == [20]
+            }
+            origin.kill()
+            try await origin.exit.wait("the origin killed") { !$0.isEmpty }
+            try await execute("ALTER ROLE receiver LOGIN", on: server)
+
+            let losses = try await receiver.reports.wait("the loss reported") { reports in
+                reports.contains { $0.kind == .eventsLost }
+            }.compactMap(\.loss)
+            #expect(losses.map(\.numbers) == [6...20])
+            #expect(losses.allSatisfy { $0.instanceID != receiver.relay.instanceID && !$0.inTransactions })
+            let counts = receiver.relay.counts
+            #expect(receiver.numbers == Array(0..<5))
+            #expect(counts.received == 5 && counts.recovered == 0 && counts.lost == 15, "\(counts)")
+            try await receiver.stop()
+        }
+    }
+
     /// The events of a statement that a server which stopped answering
     /// interrupted are reported maybe lost when the relay stops, never not
     /// sent; the events that waited behind it are reported not sent.
