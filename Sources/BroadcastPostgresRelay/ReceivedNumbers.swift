@@ -40,14 +40,19 @@
             isStarted = true
         }
 
-        /// The numbers of each sender heard from that its mark in `marks`
-        /// counts beyond those taken, and beyond its mark when the account
-        /// started: notified while the relay did not listen, their rows not
-        /// read yet, maybe not written.
+        /// The numbers of each sender that its mark in `marks` counts beyond
+        /// those taken, and beyond its mark when the account started:
+        /// notified while the relay did not listen, their rows not read yet,
+        /// maybe not written.
+        ///
+        /// A sender never heard from, and not marked when the account
+        /// started, started sending since: it is counted from 1, as
+        /// ``takeRecovered(_:from:)`` counts one first heard from in the
+        /// table.
         func unwritten(marked marks: [String: UInt64]) -> [(sender: String, numbers: ClosedRange<UInt64>)] {
             marks.keys.sorted().compactMap { sender in
-                guard let mark = marks[sender], let taken = latest[sender] else { return nil }
-                let first = max(taken, markedAtStart[sender] ?? 0) + 1
+                guard let mark = marks[sender] else { return nil }
+                let first = max(latest[sender] ?? 0, markedAtStart[sender] ?? 0) + 1
                 return first <= mark ? (sender, first...mark) : nil
             }
         }

@@ -281,6 +281,59 @@ import Testing
         }
     }
 
+    /// An instance that started while a receiver was away, and was killed
+    /// with `SIGKILL` before any of its rows was written: the receiver, which
+    /// never heard from it, reports all its events lost, from number 1.
+    ///
+    /// (Here the server drops every row, so that none is ever written.)
+    @Test func theEventsOfAnInstanceStartedAndKilledWhileAReceiverWasAwayAreReportedLostFromOne() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: PeerProcess.executable.path))
+        try await withServer { server in
+            try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
+            let receiver = try RelayInstance(
+                "receiver", server: server, relaying: [.events(of: ChatMessage.self, channel: "peer.chat")]
+            ) {
+                Self.quick(&$0)
+                $0.connection.username = "receiver"
+            }
+            try await receiver.waitUntilListening()
+            try await execute(
+                "CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
+                on: server)
+            try await execute(
+                "CREATE TRIGGER rows_not_written BEFORE INSERT ON broadcast_relay_events "
+                    + "FOR EACH ROW EXECUTE FUNCTION drop_row()",
+                on: server)
+
+            try await execute("ALTER ROLE receiver NOLOGIN", on: server)
+            try await execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
+            try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+            let origin = try PeerProcess("origin", port: server.port)
+            try await origin.lines.wait("the origin listening") { $0.contains("listening") }
+            for number in 0..<10 { try origin.send("post \(number)") }
+            try await eventually("the origin's events notified") {
+                (try? await TransactionTests.rows(
+                    on: server,
+                    "SELECT max(pg_sequence_last_value(to_regclass(sequence))) FROM broadcast_relay_marks "
+                        + "WHERE channel = 'peer.chat'"
+                ) { try $0.decode(Int64.self) }) == [10]
+            }
+            origin.kill()
+            try await origin.exit.wait("the origin killed") { !$0.isEmpty }
+            try await execute("ALTER ROLE receiver LOGIN", on: server)
+
+            let losses = try await receiver.reports.wait("the loss reported") { reports in
+                reports.contains { $0.kind == .eventsLost }
+            }.compactMap(\.loss)
+            #expect(losses.map(\.numbers) == [1...10])
+            let counts = receiver.relay.counts
+            #expect(receiver.numbers.isEmpty)
+            #expect(counts.received == 0 && counts.recovered == 0 && counts.lost == 10, "\(counts)")
+            try await receiver.stop()
+        }
+    }
+
     /// The events of a statement that a server which stopped answering
     /// interrupted are reported maybe lost when the relay stops, never not
     /// sent; the events that waited behind it are reported not sent.
