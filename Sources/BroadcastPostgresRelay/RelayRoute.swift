@@ -26,14 +26,14 @@
         func restore(_ payload: String) async
         /// The latest number taken from each sender, for a route whose
         /// envelopes are kept in ``EventLog`` (not a sticky one); nil until
-        /// ``startAccount(at:)``.
+        /// ``startAccount(at:marked:)``.
         var receivedNumbers: [String: UInt64]? { get }
         /// Starts counting senders' numbers from `latest`, the table's at the
         /// relay's first listen, where their marks were `marked`
         /// (``NotifiedMarks``).
         func startAccount(at latest: [String: UInt64], marked: [String: UInt64])
-        /// The numbers of senders heard from that their marks, `marks`,
-        /// count beyond those taken (``ReceivedNumbers/unwritten(marked:)``).
+        /// The numbers that senders' marks, `marks`, count beyond those
+        /// taken (``ReceivedNumbers/unwritten(marked:)``).
         func unwritten(marked marks: [String: UInt64]) -> [MissedEnvelopes]
         /// Posts the envelopes `rows` read back from ``EventLog``, in order,
         /// skipping those taken already and reporting the numbers none of them

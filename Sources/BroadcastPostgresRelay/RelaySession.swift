@@ -235,8 +235,8 @@
         /// the latest number it took from each sender; or, at the relay's
         /// first listen, starts its account where the table ends.
         ///
-        /// Returns, by channel, the numbers that senders it heard from
-        /// notified (their marks, ``NotifiedMarks``) beyond the rows read:
+        /// Returns, by channel, the numbers that senders notified (their
+        /// marks, ``NotifiedMarks``) beyond the rows read and the account:
         /// their rows may not be written yet, and are waited for once the
         /// relay listens.
         private func recoverEvents(of routes: [any RelayRoute], setup: SetupWatch) async throws
