@@ -139,11 +139,13 @@
         /// The server parses and plans it when ``RelaySession`` prepares it,
         /// not for each batch. Its values: ``notificationValues(of:writing:marks:)``.
         /// Measured with `pgbench` (PostgreSQL 15, one session, the statement
-        /// of one event, load average 7–9 from builds): 0.34 and 0.74 ms
-        /// parsed for each run, 0.09 and 0.15 ms prepared, in two runs.
+        /// of one event before it advanced a mark, load average 7–9 from
+        /// builds): 0.34 and 0.74 ms parsed for each run, 0.09 and 0.15 ms
+        /// prepared, in two runs.
         ///
         /// Each row also advances the mark it names, if any
-        /// (``NotifiedMarks/advance``).
+        /// (``NotifiedMarks/advance``): prepared, 0.088–0.097 ms against
+        /// 0.073–0.082 ms without it, at load average 1 (Docs/Benchmarks.md).
         static let notifications = """
             SELECT pg_notify(channel, payload), \(NotifiedMarks.advance) \
             FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[]) \
