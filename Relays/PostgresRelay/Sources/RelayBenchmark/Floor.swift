@@ -4,19 +4,30 @@ import PostgresNIO
 import RelayTestSupport
 
 /// The floor: what an app writes by hand with postgres-nio.
-///
-/// One connection
-/// sends each event as JSON with an awaited `SELECT pg_notify`, the other
-/// listens and decodes.
 func measureFloor(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Measurement {
+    try await withFloor(on: server, logger: logger) { floor in
+        try await measure(floor, size: size)
+    }
+}
+
+/// Runs `body` with the floor's side connected: one connection sends each
+/// event as JSON with an awaited `SELECT pg_notify`, the other listens and
+/// decodes.
+func withFloor<Result: Sendable>(
+    on server: PostgresTestServer, logger: Logger, _ body: @escaping @Sendable (BenchmarkSide) async throws -> Result
+) async throws -> Result {
     let sender = try await PostgresConnection.connect(configuration: server.connection, id: 1, logger: logger)
     let listener = try await PostgresConnection.connect(configuration: server.connection, id: 2, logger: logger)
     let arrivals = Arrivals()
     let encoder = JSONEncoder()
-    let measurement: Measurement
+    let side = BenchmarkSide(arrivals: arrivals) {
+        let payload = String(decoding: try encoder.encode(BenchmarkEvent(sequence: $0)), as: UTF8.self)
+        try await sender.query("SELECT pg_notify('floor', \(payload))", logger: logger)
+    }
+    let result: Result
     do {
-        measurement = try await listener.listen(on: "floor") { notifications in
-            try await withThrowingTaskGroup(of: Measurement?.self) { group in
+        result = try await listener.listen(on: "floor") { notifications in
+            try await withThrowingTaskGroup(of: Result?.self) { group in
                 group.addTask {
                     let decoder = JSONDecoder()
                     for try await notification in notifications {
@@ -25,12 +36,7 @@ func measureFloor(on server: PostgresTestServer, size: BenchmarkSize, logger: Lo
                     }
                     return nil
                 }
-                group.addTask {
-                    try await measure(arrivals: arrivals, size: size) {
-                        let payload = String(decoding: try encoder.encode(BenchmarkEvent(sequence: $0)), as: UTF8.self)
-                        try await sender.query("SELECT pg_notify('floor', \(payload))", logger: logger)
-                    }
-                }
+                group.addTask { try await body(side) }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {
                     if let result { return result }
@@ -45,5 +51,5 @@ func measureFloor(on server: PostgresTestServer, size: BenchmarkSize, logger: Lo
     }
     try await sender.close()
     try await listener.close()
-    return measurement
+    return result
 }

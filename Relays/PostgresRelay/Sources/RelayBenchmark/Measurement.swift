@@ -1,6 +1,7 @@
 import Foundation
 
-/// One round's numbers for one side.
+/// One round's numbers for one side, its events one in flight and in a
+/// burst.
 struct Measurement: CustomStringConvertible {
     /// Events a burst delivered per second, from the first post to the last
     /// handler call.
@@ -8,21 +9,16 @@ struct Measurement: CustomStringConvertible {
     /// Latency percentiles, in microseconds, one event in flight at a time.
     let p50: Double
     let p99: Double
-    /// Latency percentiles, in microseconds, of events posted at a steady
-    /// pace, one for each of ``BenchmarkSize/pacedIntervals``.
-    let paced: [Percentiles]
 
-    init(eventsPerSecond: Double, latencies: [Duration], paced: [[Duration]]) {
+    init(eventsPerSecond: Double, latencies: [Duration]) {
         self.eventsPerSecond = eventsPerSecond
         let inFlight = Percentiles(latencies)
         p50 = inFlight.p50
         p99 = inFlight.p99
-        self.paced = paced.map(Percentiles.init)
     }
 
     var description: String {
         "\(Int(eventsPerSecond)) events/s, one in flight p50 \(Int(p50)) µs, p99 \(Int(p99)) µs"
-            + paced.map { ", paced p50 \(Int($0.p50)) µs, p99 \(Int($0.p99)) µs" }.joined()
     }
 }
 
@@ -93,23 +89,44 @@ struct BenchmarkSize: Sendable {
     /// Events sent at once for the throughput.
     let burstSize: Int
     /// The intervals events are posted at for the paced latency, and how
-    /// many events each.
+    /// many events each side sends at each, in ``pacedBlocks`` blocks.
     let pacedIntervals: [(interval: Duration, count: Int)]
+    /// How many blocks each side's paced events are sent in, floor and
+    /// relay in turn.
+    let pacedBlocks: Int
 }
 
-/// Runs the two measurements against one side: `send` posts or notifies
-/// event `n`, `arrivals` reports each received one.
-func measure(
-    arrivals: Arrivals, size: BenchmarkSize, send: (Int) async throws -> Void
-) async throws -> Measurement {
+/// A side of the measurement, the floor's or the relay's: `send` posts or
+/// notifies event `n`, `arrivals` reports each received one.
+struct BenchmarkSide: Sendable {
+    let arrivals: Arrivals
+    let send: @Sendable (Int) async throws -> Void
+}
+
+/// Where a side's measurement is: the arrivals it reads, and the sequence
+/// number of the next event it sends.
+struct SideCursor {
+    let side: BenchmarkSide
+    var iterator: AsyncStream<(sequence: Int, at: ContinuousClock.Instant)>.Iterator
+    var next = 0
+
+    init(_ side: BenchmarkSide) {
+        self.side = side
+        iterator = side.arrivals.stream.makeAsyncIterator()
+    }
+}
+
+/// Measures `side`'s latency one event in flight at a time, then its
+/// throughput in a burst.
+func measure(_ side: BenchmarkSide, size: BenchmarkSize) async throws -> Measurement {
     let latencySamples = size.latencySamples
     let burstSize = size.burstSize
-    var iterator = arrivals.stream.makeAsyncIterator()
+    var iterator = side.arrivals.stream.makeAsyncIterator()
     var latencies: [Duration] = []
     let warmUp = latencySamples / 10
     for sequence in 0..<(warmUp + latencySamples) {
         let start = ContinuousClock.now
-        try await send(sequence)
+        try await side.send(sequence)
         guard let arrival = await iterator.next(), arrival.sequence == sequence else {
             throw BenchmarkFailure("event \(sequence) did not arrive in order")
         }
@@ -118,7 +135,7 @@ func measure(
     let first = warmUp + latencySamples
     let start = ContinuousClock.now
     for sequence in first..<(first + burstSize) {
-        try await send(sequence)
+        try await side.send(sequence)
     }
     var last = start
     for expected in first..<(first + burstSize) {
@@ -128,23 +145,15 @@ func measure(
         last = arrival.at
     }
     let seconds = Double((last - start).components.attoseconds) / 1e18 + Double((last - start).components.seconds)
-    var next = first + burstSize
-    var paced: [[Duration]] = []
-    for (interval, count) in size.pacedIntervals {
-        paced.append(try await measurePaced(every: interval, count: count, from: next, iterator: &iterator, send: send))
-        next += count
-    }
-    return Measurement(eventsPerSecond: Double(burstSize) / seconds, latencies: latencies, paced: paced)
+    return Measurement(eventsPerSecond: Double(burstSize) / seconds, latencies: latencies)
 }
 
-/// Sends events `first`, `first + 1`… one every `interval`, whether the
-/// earlier ones have arrived or not, as a server sends what its requests
-/// cause; returns each one's time from its send to its arrival.
-func measurePaced(
-    every interval: Duration, count: Int, from first: Int,
-    iterator: inout AsyncStream<(sequence: Int, at: ContinuousClock.Instant)>.Iterator,
-    send: (Int) async throws -> Void
-) async throws -> [Duration] {
+/// Sends `count` events of `cursor`'s side, one every `interval`, whether
+/// the earlier ones have arrived or not, as a server sends what its
+/// requests cause; returns each one's time from its send to its arrival.
+func measurePaced(every interval: Duration, count: Int, _ cursor: inout SideCursor) async throws -> [Duration] {
+    let first = cursor.next
+    cursor.next += count
     var sent: [ContinuousClock.Instant] = []
     sent.reserveCapacity(count)
     // Each send is due at its own instant: one that starts late does not
@@ -153,11 +162,11 @@ func measurePaced(
     for index in 0..<count {
         try await Task.sleep(until: start + interval * index, clock: .continuous)
         sent.append(.now)
-        try await send(first + index)
+        try await cursor.side.send(first + index)
     }
     var latencies: [Duration] = []
     for index in 0..<count {
-        guard let arrival = await iterator.next(), arrival.sequence == first + index else {
+        guard let arrival = await cursor.iterator.next(), arrival.sequence == first + index else {
             throw BenchmarkFailure("paced event \(first + index) did not arrive in order")
         }
         latencies.append(arrival.at - sent[index])

@@ -6,12 +6,22 @@ import RelayTestSupport
 /// The relay: `post` on one instance's broadcaster, a handler on the
 /// other's.
 func measureRelay(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Measurement {
+    try await withRelay(on: server, logger: logger) { relay in
+        try await measure(relay, size: size)
+    }
+}
+
+/// Runs `body` with the relay's side running: two instances, events posted
+/// on one and handled on the other; throws if the relay refused or skipped
+/// an event.
+func withRelay<Result>(
+    on server: PostgresTestServer, logger: Logger, _ body: (BenchmarkSide) async throws -> Result
+) async throws -> Result {
     let pair = try await RelayPair.start(on: server, logger: logger)
-    let measurement: Measurement
+    let side = BenchmarkSide(arrivals: pair.arrivals) { pair.sending.post(BenchmarkEvent(sequence: $0)) }
+    let result: Result
     do {
-        measurement = try await measure(arrivals: pair.arrivals, size: size) {
-            pair.sending.post(BenchmarkEvent(sequence: $0))
-        }
+        result = try await body(side)
     } catch {
         try? await pair.stop()
         throw error
@@ -20,7 +30,7 @@ func measureRelay(on server: PostgresTestServer, size: BenchmarkSize, logger: Lo
     guard pair.sender.counts.notSent == 0, pair.receiver.counts.skipped == 0 else {
         throw BenchmarkFailure("the relay refused or skipped events: \(pair.sender.counts), \(pair.receiver.counts)")
     }
-    return measurement
+    return result
 }
 
 /// The relay's latency for events of `byteCount` bytes of text, too large

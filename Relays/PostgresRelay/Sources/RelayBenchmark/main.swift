@@ -4,7 +4,8 @@
 // encoded, `SELECT pg_notify` awaited, `LISTEN`, JSON decoded). Latency one
 // event in flight at a time, and paced: an event every 1 ms and every 5 ms,
 // posted whether the earlier ones arrived or not. Relay and floor alternate,
-// round after round, so that both see the same machine.
+// round after round, so that both see the same machine; paced, in blocks of
+// a fifth of a second.
 // Then the server restarts under a steady stream of posts, and the time to
 // the first event delivered again is measured.
 //
@@ -22,7 +23,8 @@ let quick = arguments.contains("--quick")
 let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
 let size = BenchmarkSize(
     latencySamples: quick ? 200 : 2000, burstSize: quick ? 2000 : 20_000,
-    pacedIntervals: [(.milliseconds(1), quick ? 200 : 2000), (.milliseconds(5), quick ? 40 : 400)])
+    pacedIntervals: [(.milliseconds(1), quick ? 200 : 2000), (.milliseconds(5), quick ? 40 : 400)],
+    pacedBlocks: quick ? 2 : 10)
 
 guard PostgresTestServer.isAvailable else {
     print("RelayBenchmark: \(PostgresTestServer.unavailableReason ?? "no PostgreSQL server")")
@@ -34,6 +36,7 @@ logger.logLevel = .critical
 print("Load average before: \(loadAverage())")
 let server = try await PostgresTestServer.start()
 var results: [String: [Measurement]] = ["floor": [], "relay": []]
+var paced: [PacedMeasurement] = []
 var restarts: [RestartMeasurement] = []
 var largeEvents: [(byteCount: Int, latencies: [Duration])] = []
 do {
@@ -48,6 +51,8 @@ do {
             results[name, default: []].append(measurement)
             print("round \(round) \(name): \(measurement)")
         }
+        paced.append(try await measurePaced(on: server, size: size, logger: logger))
+        print("round \(round): \(paced[paced.count - 1])")
     }
     for (byteCount, count) in quick ? [(1_000_000, 3)] : [(100_000, 20), (1_000_000, 20), (16_000_000, 3)] {
         let latencies = try await measureLargeEvents(on: server, byteCount: byteCount, count: count, logger: logger)
@@ -84,11 +89,10 @@ print(
 print("")
 print("| | " + size.pacedIntervals.map { "paced, one every \($0.interval): p50 | p99" }.joined(separator: " | ") + " |")
 print("| --- |" + String(repeating: " --- | --- |", count: size.pacedIntervals.count))
-for name in ["floor", "relay"] {
-    let measurements = results[name] ?? []
+for (name, side) in [("floor", \PacedMeasurement.floor), ("relay", \PacedMeasurement.relay)] {
     let cells = size.pacedIntervals.indices.map { index in
-        "\(spread(measurements.map { $0.paced[index].p50 }, unit: " µs")) "
-            + "| \(spread(measurements.map { $0.paced[index].p99 }, unit: " µs"))"
+        "\(spread(paced.map { $0[keyPath: side][index].p50 }, unit: " µs")) "
+            + "| \(spread(paced.map { $0[keyPath: side][index].p99 }, unit: " µs"))"
     }
     print("| \(name) | " + cells.joined(separator: " | ") + " |")
 }
@@ -96,7 +100,7 @@ print("")
 print(
     "Each cell: median of \(rounds) rounds [lowest–highest]; "
         + size.pacedIntervals.map { "\($0.count) events one every \($0.interval)" }.joined(separator: ", ")
-        + ", posted whether the earlier ones arrived or not."
+        + " per side, posted whether the earlier ones arrived or not, in \(size.pacedBlocks) blocks each, floor and relay in turn."
 )
 print("")
 let ratios = zip(results["relay"] ?? [], results["floor"] ?? [])
@@ -105,7 +109,7 @@ print(
         + "\(ratio(ratios.map { $0.p50 / $1.p50 })), bursts \(ratio(ratios.map { $0.eventsPerSecond / $1.eventsPerSecond }))"
         + size.pacedIntervals.indices.map { index in
             ", paced every \(size.pacedIntervals[index].interval) p50 "
-                + ratio(ratios.map { $0.paced[index].p50 / $1.paced[index].p50 })
+                + ratio(paced.map { $0.relay[index].p50 / $0.floor[index].p50 })
         }.joined() + "."
 )
 print("")
