@@ -3,21 +3,24 @@ import Logging
 import PostgresNIO
 import RelayTestSupport
 
-/// The floor: what an app writes by hand with postgres-nio.
-func measureFloor(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Measurement {
-    try await withFloor(on: server, logger: logger) { floor in
-        try await measure(floor, size: size)
+/// The floor's events per second in a burst: what an app writes by hand
+/// with postgres-nio.
+func measureFloorBurst(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Double {
+    try await withFloor(connecting: server.connection, logger: logger) { floor in
+        try await measureBurst(floor, size: size)
     }
 }
 
-/// Runs `body` with the floor's side connected: one connection sends each
+/// Runs `body` with the floor's side connected to `configuration`'s
+/// database: one connection sends each
 /// event as JSON with an awaited `SELECT pg_notify`, the other listens and
 /// decodes.
 func withFloor<Result: Sendable>(
-    on server: PostgresTestServer, logger: Logger, _ body: @escaping @Sendable (BenchmarkSide) async throws -> Result
+    connecting configuration: PostgresConnection.Configuration, logger: Logger,
+    _ body: @escaping @Sendable (BenchmarkSide) async throws -> Result
 ) async throws -> Result {
-    let sender = try await PostgresConnection.connect(configuration: server.connection, id: 1, logger: logger)
-    let listener = try await PostgresConnection.connect(configuration: server.connection, id: 2, logger: logger)
+    let sender = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+    let listener = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
     let arrivals = Arrivals()
     let encoder = JSONEncoder()
     let side = BenchmarkSide(arrivals: arrivals) {

@@ -1,27 +1,5 @@
 import Foundation
 
-/// One round's numbers for one side, its events one in flight and in a
-/// burst.
-struct Measurement: CustomStringConvertible {
-    /// Events a burst delivered per second, from the first post to the last
-    /// handler call.
-    let eventsPerSecond: Double
-    /// Latency percentiles, in microseconds, one event in flight at a time.
-    let p50: Double
-    let p99: Double
-
-    init(eventsPerSecond: Double, latencies: [Duration]) {
-        self.eventsPerSecond = eventsPerSecond
-        let inFlight = Percentiles(latencies)
-        p50 = inFlight.p50
-        p99 = inFlight.p99
-    }
-
-    var description: String {
-        "\(Int(eventsPerSecond)) events/s, one in flight p50 \(Int(p50)) µs, p99 \(Int(p99)) µs"
-    }
-}
-
 /// The median and 99th percentile of latencies, in microseconds.
 struct Percentiles {
     let p50: Double
@@ -83,17 +61,32 @@ struct Arrivals: Sendable {
 
 /// How many events each measurement sends.
 struct BenchmarkSize: Sendable {
-    /// Events sent one at a time for the latency, after a tenth as many to
-    /// warm up.
-    let latencySamples: Int
+    /// Events sent one in flight by each side before it is measured.
+    let warmUp: Int
     /// Events sent at once for the throughput.
     let burstSize: Int
-    /// The intervals events are posted at for the paced latency, and how
-    /// many events each side sends at each, in ``pacedBlocks`` blocks.
-    let pacedIntervals: [(interval: Duration, count: Int)]
-    /// How many blocks each side's paced events are sent in, floor and
-    /// relay in turn.
-    let pacedBlocks: Int
+    /// How events are sent for each latency measured, and how many events
+    /// each side sends, in ``blocks`` blocks.
+    let latencies: [(pace: Pace, count: Int)]
+    /// How many blocks each side's events of a latency are sent in, floor
+    /// and relay in turn.
+    let blocks: Int
+}
+
+/// How the events of a latency measurement are sent.
+enum Pace: Sendable, CustomStringConvertible {
+    /// The next posted the moment the last arrives.
+    case oneInFlight
+    /// One every `interval`, whether the earlier ones arrived or not, as a
+    /// server sends what its requests cause.
+    case every(Duration)
+
+    var description: String {
+        switch self {
+        case .oneInFlight: "one in flight"
+        case .every(let interval): "one every \(milliseconds(interval)) ms"
+        }
+    }
 }
 
 /// A side of the measurement, the floor's or the relay's: `send` posts or
@@ -114,64 +107,71 @@ struct SideCursor {
         self.side = side
         iterator = side.arrivals.stream.makeAsyncIterator()
     }
-}
 
-/// Measures `side`'s latency one event in flight at a time, then its
-/// throughput in a burst.
-func measure(_ side: BenchmarkSide, size: BenchmarkSize) async throws -> Measurement {
-    let latencySamples = size.latencySamples
-    let burstSize = size.burstSize
-    var iterator = side.arrivals.stream.makeAsyncIterator()
-    var latencies: [Duration] = []
-    let warmUp = latencySamples / 10
-    for sequence in 0..<(warmUp + latencySamples) {
+    /// Sends `count` events at `pace`; returns each one's time from its
+    /// send to its arrival.
+    mutating func latencies(_ pace: Pace, count: Int) async throws -> [Duration] {
+        switch pace {
+        case .oneInFlight:
+            var latencies: [Duration] = []
+            for sequence in next..<(next + count) {
+                let start = ContinuousClock.now
+                try await side.send(sequence)
+                latencies.append(try await arrival(of: sequence) - start)
+            }
+            next += count
+            return latencies
+        case .every(let interval):
+            var sent: [ContinuousClock.Instant] = []
+            sent.reserveCapacity(count)
+            // Each send is due at its own instant: one that starts late does
+            // not delay the ones after it.
+            let start = ContinuousClock.now + interval
+            for index in 0..<count {
+                try await Task.sleep(until: start + interval * index, clock: .continuous)
+                sent.append(.now)
+                try await side.send(next + index)
+            }
+            var latencies: [Duration] = []
+            for index in 0..<count {
+                latencies.append(try await arrival(of: next + index) - sent[index])
+            }
+            next += count
+            return latencies
+        }
+    }
+
+    /// Sends `count` events at once; returns the events per second, from
+    /// the first send to the last arrival.
+    mutating func burst(count: Int) async throws -> Double {
         let start = ContinuousClock.now
-        try await side.send(sequence)
+        for sequence in next..<(next + count) {
+            try await side.send(sequence)
+        }
+        var last = start
+        for sequence in next..<(next + count) {
+            last = try await arrival(of: sequence)
+        }
+        next += count
+        let seconds = Double((last - start).components.attoseconds) / 1e18 + Double((last - start).components.seconds)
+        return Double(count) / seconds
+    }
+
+    /// When event `sequence` arrived, which must be the next to arrive.
+    private mutating func arrival(of sequence: Int) async throws -> ContinuousClock.Instant {
         guard let arrival = await iterator.next(), arrival.sequence == sequence else {
             throw BenchmarkFailure("event \(sequence) did not arrive in order")
         }
-        if sequence >= warmUp { latencies.append(arrival.at - start) }
+        return arrival.at
     }
-    let first = warmUp + latencySamples
-    let start = ContinuousClock.now
-    for sequence in first..<(first + burstSize) {
-        try await side.send(sequence)
-    }
-    var last = start
-    for expected in first..<(first + burstSize) {
-        guard let arrival = await iterator.next(), arrival.sequence == expected else {
-            throw BenchmarkFailure("event \(expected) of the burst did not arrive in order")
-        }
-        last = arrival.at
-    }
-    let seconds = Double((last - start).components.attoseconds) / 1e18 + Double((last - start).components.seconds)
-    return Measurement(eventsPerSecond: Double(burstSize) / seconds, latencies: latencies)
 }
 
-/// Sends `count` events of `cursor`'s side, one every `interval`, whether
-/// the earlier ones have arrived or not, as a server sends what its
-/// requests cause; returns each one's time from its send to its arrival.
-func measurePaced(every interval: Duration, count: Int, _ cursor: inout SideCursor) async throws -> [Duration] {
-    let first = cursor.next
-    cursor.next += count
-    var sent: [ContinuousClock.Instant] = []
-    sent.reserveCapacity(count)
-    // Each send is due at its own instant: one that starts late does not
-    // delay the ones after it.
-    let start = ContinuousClock.now + interval
-    for index in 0..<count {
-        try await Task.sleep(until: start + interval * index, clock: .continuous)
-        sent.append(.now)
-        try await cursor.side.send(first + index)
-    }
-    var latencies: [Duration] = []
-    for index in 0..<count {
-        guard let arrival = await cursor.iterator.next(), arrival.sequence == first + index else {
-            throw BenchmarkFailure("paced event \(first + index) did not arrive in order")
-        }
-        latencies.append(arrival.at - sent[index])
-    }
-    return latencies
+/// Measures `side`'s throughput in a burst, after a warm-up one event in
+/// flight at a time.
+func measureBurst(_ side: BenchmarkSide, size: BenchmarkSize) async throws -> Double {
+    var cursor = SideCursor(side)
+    _ = try await cursor.latencies(.oneInFlight, count: size.warmUp)
+    return try await cursor.burst(count: size.burstSize)
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

@@ -1,9 +1,10 @@
 import Broadcast
 import BroadcastPostgresRelay
 import Logging
+import PostgresNIO
 import RelayTestSupport
 
-/// Two relay instances on one server, both listening: events posted on
+/// Two relay instances on one database, both listening: events posted on
 /// `sending` arrive in `arrivals`, from a handler on the other instance's
 /// broadcaster.
 struct RelayPair {
@@ -15,8 +16,10 @@ struct RelayPair {
     private let token: BroadcastToken
     private let running: [Task<Void, any Error>]
 
-    static func start(on server: PostgresTestServer, logger: Logger) async throws -> RelayPair {
-        var configuration = PostgresRelay.Configuration(connection: server.connection)
+    static func start(connecting connection: PostgresConnection.Configuration, logger: Logger) async throws
+        -> RelayPair
+    {
+        var configuration = PostgresRelay.Configuration(connection: connection)
         configuration.outgoingCapacity = 1_000_000
         return try await RelayPair(configuration: configuration, logger: logger)
     }

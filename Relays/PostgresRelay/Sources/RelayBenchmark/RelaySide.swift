@@ -1,23 +1,25 @@
 import Broadcast
 import BroadcastPostgresRelay
 import Logging
+import PostgresNIO
 import RelayTestSupport
 
-/// The relay: `post` on one instance's broadcaster, a handler on the
-/// other's.
-func measureRelay(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Measurement {
-    try await withRelay(on: server, logger: logger) { relay in
-        try await measure(relay, size: size)
+/// The relay's events per second in a burst: `post` on one instance's
+/// broadcaster, a handler on the other's.
+func measureRelayBurst(on server: PostgresTestServer, size: BenchmarkSize, logger: Logger) async throws -> Double {
+    try await withRelay(connecting: server.connection, logger: logger) { relay in
+        try await measureBurst(relay, size: size)
     }
 }
 
-/// Runs `body` with the relay's side running: two instances, events posted
-/// on one and handled on the other; throws if the relay refused or skipped
-/// an event.
+/// Runs `body` with the relay's side running on `configuration`'s database:
+/// two instances, events posted on one and handled on the other; throws if
+/// the relay refused or skipped an event.
 func withRelay<Result>(
-    on server: PostgresTestServer, logger: Logger, _ body: (BenchmarkSide) async throws -> Result
+    connecting configuration: PostgresConnection.Configuration, logger: Logger,
+    _ body: (BenchmarkSide) async throws -> Result
 ) async throws -> Result {
-    let pair = try await RelayPair.start(on: server, logger: logger)
+    let pair = try await RelayPair.start(connecting: configuration, logger: logger)
     let side = BenchmarkSide(arrivals: pair.arrivals) { pair.sending.post(BenchmarkEvent(sequence: $0)) }
     let result: Result
     do {
@@ -39,7 +41,7 @@ func withRelay<Result>(
 func measureLargeEvents(on server: PostgresTestServer, byteCount: Int, count: Int, logger: Logger) async throws
     -> [Duration]
 {
-    let pair = try await RelayPair.start(on: server, logger: logger)
+    let pair = try await RelayPair.start(connecting: server.connection, logger: logger)
     let text = String(repeating: "x", count: byteCount)
     var latencies: [Duration] = []
     do {

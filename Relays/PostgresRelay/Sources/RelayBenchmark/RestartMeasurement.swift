@@ -30,7 +30,7 @@ func milliseconds(_ duration: Duration) -> Int {
 /// Restarts the server (`pg_ctl restart -m fast`) while the sending instance
 /// posts an event every millisecond, and times the first delivery after it.
 func measureRestart(on server: PostgresTestServer, logger: Logger) async throws -> RestartMeasurement {
-    let pair = try await RelayPair.start(on: server, logger: logger)
+    let pair = try await RelayPair.start(connecting: server.connection, logger: logger)
     let posting = Task {
         var sequence = 0
         while !Task.isCancelled {

@@ -1,13 +1,14 @@
-// Events per second and latency, from `post` on one instance to the handler
+// Latency and events per second, from `post` on one instance to the handler
 // call on another, through a real PostgreSQL server on loopback, against
 // the floor: the same traffic written by hand with postgres-nio (JSON
 // encoded, `SELECT pg_notify` awaited, `LISTEN`, JSON decoded). Latency one
 // event in flight at a time, and paced: an event every 1 ms and every 5 ms,
-// posted whether the earlier ones arrived or not. Relay and floor alternate,
-// round after round, so that both see the same machine; paced, in blocks of
-// a fifth of a second.
-// Then the server restarts under a steady stream of posts, and the time to
-// the first event delivered again is measured.
+// posted whether the earlier ones arrived or not; both sides connected at
+// once, each to its own database, in blocks of about a fifth of a second or
+// less, floor and relay in turn, so that both see the same machine. Then
+// events per second in bursts, each side on its own, going first in turn.
+// Then events too large for a notification, and the server restarts under a
+// steady stream of posts: the time to the first event delivered again.
 //
 //     swift run -c release RelayBenchmark [--rounds N] [--quick]
 
@@ -22,9 +23,12 @@ let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
 let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
 let size = BenchmarkSize(
-    latencySamples: quick ? 200 : 2000, burstSize: quick ? 2000 : 20_000,
-    pacedIntervals: [(.milliseconds(1), quick ? 200 : 2000), (.milliseconds(5), quick ? 40 : 400)],
-    pacedBlocks: quick ? 2 : 10)
+    warmUp: quick ? 20 : 200, burstSize: quick ? 2000 : 20_000,
+    latencies: [
+        (.oneInFlight, quick ? 200 : 2000), (.every(.milliseconds(1)), quick ? 200 : 2000),
+        (.every(.milliseconds(5)), quick ? 40 : 400),
+    ],
+    blocks: quick ? 2 : 10)
 
 guard PostgresTestServer.isAvailable else {
     print("RelayBenchmark: \(PostgresTestServer.unavailableReason ?? "no PostgreSQL server")")
@@ -35,24 +39,23 @@ logger.logLevel = .critical
 
 print("Load average before: \(loadAverage())")
 let server = try await PostgresTestServer.start()
-var results: [String: [Measurement]] = ["floor": [], "relay": []]
-var paced: [PacedMeasurement] = []
+var latencies: [LatencyMeasurement] = []
+var bursts: [String: [Double]] = ["floor": [], "relay": []]
 var restarts: [RestartMeasurement] = []
 var largeEvents: [(byteCount: Int, latencies: [Duration])] = []
 do {
     for round in 1...rounds {
+        latencies.append(try await measureLatencies(on: server, size: size, logger: logger))
+        print("round \(round): \(latencies[latencies.count - 1])")
         // Alternate which goes first, so that neither always follows the other.
-        let order = round.isMultiple(of: 2) ? ["relay", "floor"] : ["floor", "relay"]
-        for name in order {
-            let measurement =
+        for name in round.isMultiple(of: 2) ? ["relay", "floor"] : ["floor", "relay"] {
+            let eventsPerSecond =
                 name == "floor"
-                ? try await measureFloor(on: server, size: size, logger: logger)
-                : try await measureRelay(on: server, size: size, logger: logger)
-            results[name, default: []].append(measurement)
-            print("round \(round) \(name): \(measurement)")
+                ? try await measureFloorBurst(on: server, size: size, logger: logger)
+                : try await measureRelayBurst(on: server, size: size, logger: logger)
+            bursts[name, default: []].append(eventsPerSecond)
+            print("round \(round) \(name): \(Int(eventsPerSecond)) events/s")
         }
-        paced.append(try await measurePaced(on: server, size: size, logger: logger))
-        print("round \(round): \(paced[paced.count - 1])")
     }
     for (byteCount, count) in quick ? [(1_000_000, 3)] : [(100_000, 20), (1_000_000, 20), (16_000_000, 3)] {
         let latencies = try await measureLargeEvents(on: server, byteCount: byteCount, count: count, logger: logger)
@@ -74,43 +77,31 @@ do {
 try await server.stop()
 print("Load average after: \(loadAverage())")
 print("")
-print("| | events/s (burst of \(size.burstSize)) | p50 latency | p99 latency |")
-print("| --- | --- | --- | --- |")
-for name in ["floor", "relay"] {
-    let measurements = results[name] ?? []
-    print(
-        "| \(name) | \(spread(measurements.map(\.eventsPerSecond), unit: "")) "
-            + "| \(spread(measurements.map(\.p50), unit: " µs")) | \(spread(measurements.map(\.p99), unit: " µs")) |")
-}
-print("")
 print(
-    "Each cell: median of \(rounds) rounds [lowest–highest]; latency from \(size.latencySamples) events, one in flight."
-)
-print("")
-print("| | " + size.pacedIntervals.map { "paced, one every \($0.interval): p50 | p99" }.joined(separator: " | ") + " |")
-print("| --- |" + String(repeating: " --- | --- |", count: size.pacedIntervals.count))
-for (name, side) in [("floor", \PacedMeasurement.floor), ("relay", \PacedMeasurement.relay)] {
-    let cells = size.pacedIntervals.indices.map { index in
-        "\(spread(paced.map { $0[keyPath: side][index].p50 }, unit: " µs")) "
-            + "| \(spread(paced.map { $0[keyPath: side][index].p99 }, unit: " µs"))"
+    "| | "
+        + size.latencies.map { "\($0.pace): p50 | p99" }.joined(separator: " | ")
+        + " | events/s (burst of \(size.burstSize)) |")
+print("| --- |" + String(repeating: " --- | --- |", count: size.latencies.count) + " --- |")
+for (name, side) in [("floor", \LatencyMeasurement.floor), ("relay", \LatencyMeasurement.relay)] {
+    let cells = size.latencies.indices.map { index in
+        "\(spread(latencies.map { $0[keyPath: side][index].p50 }, unit: " µs")) "
+            + "| \(spread(latencies.map { $0[keyPath: side][index].p99 }, unit: " µs"))"
     }
-    print("| \(name) | " + cells.joined(separator: " | ") + " |")
+    print("| \(name) | " + cells.joined(separator: " | ") + " | \(spread(bursts[name] ?? [], unit: "")) |")
 }
 print("")
 print(
     "Each cell: median of \(rounds) rounds [lowest–highest]; "
-        + size.pacedIntervals.map { "\($0.count) events one every \($0.interval)" }.joined(separator: ", ")
-        + " per side, posted whether the earlier ones arrived or not, in \(size.pacedBlocks) blocks each, floor and relay in turn."
+        + size.latencies.map { "\($0.count) events \($0.pace)" }.joined(separator: ", ")
+        + " per side, in \(size.blocks) blocks each, floor and relay in turn, after \(size.warmUp) to warm up."
 )
 print("")
-let ratios = zip(results["relay"] ?? [], results["floor"] ?? [])
 print(
-    "Relay ÷ floor, round by round (median [lowest–highest]): one in flight p50 "
-        + "\(ratio(ratios.map { $0.p50 / $1.p50 })), bursts \(ratio(ratios.map { $0.eventsPerSecond / $1.eventsPerSecond }))"
-        + size.pacedIntervals.indices.map { index in
-            ", paced every \(size.pacedIntervals[index].interval) p50 "
-                + ratio(paced.map { $0.relay[index].p50 / $0.floor[index].p50 })
-        }.joined() + "."
+    "Relay ÷ floor, round by round (median [lowest–highest]): "
+        + size.latencies.indices.map { index in
+            "\(size.latencies[index].pace) p50 \(ratio(latencies.map { $0.relay[index].p50 / $0.floor[index].p50 }))"
+        }.joined(separator: ", ")
+        + ", bursts \(ratio(zip(bursts["relay"] ?? [], bursts["floor"] ?? []).map { $0 / $1 }))."
 )
 print("")
 print(
