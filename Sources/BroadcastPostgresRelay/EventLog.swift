@@ -99,8 +99,8 @@
             _ batch: [OutgoingNotification], writing rows: [OutgoingNotification], sender: String,
             marks sequences: [String: String]
         ) -> PostgresQuery {
-            if let values = notificationValues(of: batch, writing: rows, marks: sequences) {
-                return PostgresQuery(prepared: notifications, values: values)
+            if let (statement, values) = NotificationStatement.sending(batch, writing: rows, marks: sequences) {
+                return PostgresQuery(prepared: statement.text, values: values)
             }
             let stored = batch.contains { $0.reference != nil } ? rows + batch.filter { !$0.keepsState } : rows
             let keepsState = batch.contains(where: \.keepsState)
@@ -132,12 +132,12 @@
                 """
         }
 
-        /// The statement that sends a batch of notifications alone, prepared
-        /// once per connection (``PreparedStatements``), and the text of
-        /// ``send(_:writing:sender:marks:)`` for such a batch.
+        /// The statement that sends a batch of several notifications alone,
+        /// prepared once per connection (``PreparedStatements``), and the
+        /// text of ``send(_:writing:sender:marks:)`` for such a batch.
         ///
         /// The server parses and plans it when ``RelaySession`` prepares it,
-        /// not for each batch. Its values: ``notificationValues(of:writing:marks:)``.
+        /// not for each batch. Its values: ``NotificationStatement/sending(_:writing:marks:)``.
         /// Measured with `pgbench` (PostgreSQL 15, one session, the statement
         /// of one event before it advanced a mark, load average 7–9 from
         /// builds): 0.34 and 0.74 ms parsed for each run, 0.09 and 0.15 ms
@@ -152,23 +152,12 @@
             WITH ORDINALITY AS n(channel, payload, mark, marked, position) ORDER BY position
             """
 
-        /// The values of ``notifications`` that send `batch` and advance the
-        /// marks `sequences` names by channel; nil unless
-        /// ``send(_:writing:sender:marks:)`` sends it, with `rows`, by
-        /// notifications alone: no row to write, no sticky state, no
-        /// envelope by reference.
-        static func notificationValues(
-            of batch: [OutgoingNotification], writing rows: [OutgoingNotification], marks sequences: [String: String]
-        ) -> [PostgresData]? {
-            guard rows.isEmpty, !batch.contains(where: { $0.keepsState || $0.reference != nil }) else { return nil }
-            let marks = NotifiedMarks.marks(of: batch, in: sequences)
-            return [
-                PostgresData(array: batch.map { PostgresData(string: $0.channel) }, elementType: .text),
-                PostgresData(array: batch.map { PostgresData(string: $0.payload) }, elementType: .text),
-                PostgresData(array: marks.sequences.map { PostgresData(string: $0) }, elementType: .text),
-                PostgresData(array: marks.numbers.map { PostgresData(int64: $0) }, elementType: .int8),
-            ]
-        }
+        /// ``notifications`` for a batch of one notification: its values
+        /// without arrays, the same columns.
+        static let notification = """
+            SELECT pg_notify(channel, payload), \(NotifiedMarks.advance) \
+            FROM (VALUES ($1::text, $2::text, $3::text, $4::int8)) AS n(channel, payload, mark, marked)
+            """
 
         /// The statement that writes rows, prepared once per connection
         /// (``PreparedStatements``), and the text of ``write(_:sender:)``.

@@ -9,15 +9,26 @@
     /// writes rows, the refusals looked for one by one) are sent unprepared.
     /// One sending task uses them.
     struct PreparedStatements {
-        /// ``EventLog/notifications``, for a batch of notifications alone;
-        /// prepared as the session starts.
-        let notifications: PreparedQuery
+        /// ``NotificationStatement/one`` and ``NotificationStatement/several``,
+        /// for a batch of notifications alone; prepared as the session
+        /// starts.
+        private let one: PreparedQuery
+        private let several: PreparedQuery
         private let connection: PostgresConnection
         private var preparedWriting: PreparedQuery?
 
         init(preparedOn connection: PostgresConnection) async throws {
             self.connection = connection
-            notifications = try await connection.prepareToEnd(EventLog.notifications)
+            one = try await connection.prepareToEnd(NotificationStatement.one.text)
+            several = try await connection.prepareToEnd(NotificationStatement.several.text)
+        }
+
+        /// `statement`, prepared on this connection.
+        func prepared(_ statement: NotificationStatement) -> PreparedQuery {
+            switch statement {
+            case .one: one
+            case .several: several
+            }
         }
 
         /// ``EventLog/writing``, for the rows of envelopes notified before;

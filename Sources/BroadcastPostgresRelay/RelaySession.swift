@@ -494,8 +494,8 @@
         /// statement it interrupted and put back, first in line for the next
         /// connection, those not tried yet.
         ///
-        /// A batch of notifications alone is sent by the statement prepared
-        /// for it (``EventLog/notifications``).
+        /// A batch of notifications alone is sent by a statement prepared
+        /// for it (``NotificationStatement``).
         private func send(_ batch: [OutgoingNotification], _ statements: PreparedStatements) async throws {
             let writesRows =
                 outgoing.rowsAreDue(after: Self.rowDelay, count: Self.batchLimit)
@@ -503,9 +503,9 @@
             let rows = writesRows ? outgoing.unwrittenRows : []
             do {
                 let marks = markSequences.withLockedValue { $0 }
-                if let values = EventLog.notificationValues(of: batch, writing: rows, marks: marks) {
+                if let (statement, values) = NotificationStatement.sending(batch, writing: rows, marks: marks) {
                     do {
-                        try await connection.runToEnd(statements.notifications, values: values)
+                        try await connection.runToEnd(statements.prepared(statement), values: values)
                     } catch let error as PostgresError where ServerRefusal.isRefusal(error) {
                         // Nothing of it was committed: sent again unprepared,
                         // whose refusal is the error the relay reports.

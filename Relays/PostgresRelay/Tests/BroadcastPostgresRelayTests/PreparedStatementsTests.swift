@@ -12,23 +12,37 @@ struct PreparedStatementsTests {
             keepsState: keepsState, number: number)
     }
 
-    @Test func thePreparedStatementIsTheOneSentForNotificationsAlone() {
+    @Test func thePreparedStatementIsTheOneSentForNotificationsAlone() throws {
         let batch = [notification(number: 1), notification(number: 2)]
         let marks = ["chat": "broadcast_relay_mark_0"]
         let query = EventLog.send(batch, writing: [], sender: "sender", marks: marks)
         #expect(query.sql == EventLog.notifications)
         #expect(query.binds.count == 4)
-        #expect(EventLog.notificationValues(of: batch, writing: [], marks: marks)?.count == 4)
+        let sending = try #require(NotificationStatement.sending(batch, writing: [], marks: marks))
+        #expect(sending.statement == .several && sending.values.count == 4)
+    }
+
+    @Test func aBatchOfOneIsSentByTheStatementWithoutArrays() throws {
+        let batch = [notification(number: 7)]
+        let marks = ["chat": "broadcast_relay_mark_0"]
+        let query = EventLog.send(batch, writing: [], sender: "sender", marks: marks)
+        #expect(query.sql == EventLog.notification)
+        #expect(query.binds.count == 4)
+        let sending = try #require(NotificationStatement.sending(batch, writing: [], marks: marks))
+        #expect(sending.statement == .one)
+        #expect(
+            sending.values.map { $0.string ?? $0.int64.map(String.init) } == [
+                "chat", "{\"n\":7}", "broadcast_relay_mark_0", "7",
+            ])
     }
 
     @Test func aBatchThatWritesRowsOrKeepsAStateIsNotSentByThePreparedStatement() {
         let batch = [notification(number: 2)]
-        #expect(EventLog.notificationValues(of: batch, writing: [notification(number: 1)], marks: [:]) == nil)
+        #expect(NotificationStatement.sending(batch, writing: [notification(number: 1)], marks: [:]) == nil)
         #expect(
-            EventLog.notificationValues(of: [notification(number: 1, keepsState: true)], writing: [], marks: [:]) == nil
-        )
+            NotificationStatement.sending([notification(number: 1, keepsState: true)], writing: [], marks: [:]) == nil)
         #expect(
-            EventLog.notificationValues(of: [notification(number: 1, reference: "{}")], writing: [], marks: [:]) == nil)
+            NotificationStatement.sending([notification(number: 1, reference: "{}")], writing: [], marks: [:]) == nil)
     }
 
     @Test func thePreparedRowStatementIsTheOneWrittenOtherwise() {
