@@ -12,9 +12,8 @@ func measureFloorBurst(on server: PostgresTestServer, size: BenchmarkSize, logge
 }
 
 /// Runs `body` with the floor's side connected to `configuration`'s
-/// database: one connection sends each
-/// event as JSON with an awaited `SELECT pg_notify`, the other listens and
-/// decodes.
+/// database: one connection sends each event as JSON with an awaited
+/// `SELECT pg_notify`, the other listens and decodes.
 func withFloor<Result: Sendable>(
     connecting configuration: PostgresConnection.Configuration, logger: Logger,
     _ body: @escaping @Sendable (BenchmarkSide) async throws -> Result
