@@ -155,10 +155,7 @@ import Testing
             try await receiver.messages.wait("the first events") { $0.count == 3 }
 
             // Kept away: it cannot log in again until allowed.
-            try await execute("ALTER ROLE receiver NOLOGIN", on: server)
-            try await execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
-            try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+            try await Self.keepAway(receiver, on: server)
             // Numbered 4 to 23 on the channel; only the last 5 stay.
             for number in 3..<23 { sender.post(number) }
             try await eventually("the events sent") { sender.relay.counts.sent == 23 }
@@ -189,29 +186,18 @@ import Testing
     @Test func theEventsOfAnInstanceKilledWhileAReceiverWasAwayAreReadBack() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: PeerProcess.executable.path))
         try await withServer { server in
-            try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
-            let receiver = try RelayInstance(
-                "receiver", server: server, relaying: [.events(of: ChatMessage.self, channel: "peer.chat")]
-            ) {
-                Self.quick(&$0)
-                $0.connection.username = "receiver"
-            }
-            try await receiver.waitUntilListening()
+            let receiver = try await Self.peerReceiver(on: server)
             let origin = try PeerProcess("origin", port: server.port)
             try await origin.lines.wait("the origin listening") { $0.contains("listening") }
             for number in 0..<5 { try origin.send("post \(number)") }
             try await receiver.messages.wait("the first events") { $0.count == 5 }
 
-            try await execute("ALTER ROLE receiver NOLOGIN", on: server)
-            try await execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
-            try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+            try await Self.keepAway(receiver, on: server)
             for number in 5..<20 { try origin.send("post \(number)") }
             try await eventually("the origin's events in the table") {
                 (try? await Self.rowCount(on: server)) == 20
             }
-            origin.kill()
-            try await origin.exit.wait("the origin killed") { !$0.isEmpty }
+            try await Self.kill(origin)
             try await execute("ALTER ROLE receiver LOGIN", on: server)
 
             let received = try await receiver.messages.wait("every event") { $0.count == 20 }
@@ -232,41 +218,18 @@ import Testing
     @Test func theEventsOfAnInstanceKilledBeforeItsRowsWereWrittenAreReportedLostExactly() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: PeerProcess.executable.path))
         try await withServer { server in
-            try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
-            let receiver = try RelayInstance(
-                "receiver", server: server, relaying: [.events(of: ChatMessage.self, channel: "peer.chat")]
-            ) {
-                Self.quick(&$0)
-                $0.connection.username = "receiver"
-            }
-            try await receiver.waitUntilListening()
+            let receiver = try await Self.peerReceiver(on: server)
             let origin = try PeerProcess("origin", port: server.port)
             try await origin.lines.wait("the origin listening") { $0.contains("listening") }
             for number in 0..<5 { try origin.send("post \(number)") }
             try await receiver.messages.wait("the first events") { $0.count == 5 }
             // From number 6 on, the origin's rows are dropped as it writes them.
-            try await execute(
-                "CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
-                on: server)
-            try await execute(
-                "CREATE TRIGGER rows_not_written BEFORE INSERT ON broadcast_relay_events "
-                    + "FOR EACH ROW WHEN (NEW.number > 5) EXECUTE FUNCTION drop_row()",
-                on: server)
+            try await Self.dropRows(above: 5, on: server)
 
-            try await execute("ALTER ROLE receiver NOLOGIN", on: server)
-            try await execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
-            try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+            try await Self.keepAway(receiver, on: server)
             for number in 5..<20 { try origin.send("post \(number)") }
-            try await eventually("the origin's events notified") {
-                (try? await TransactionTests.rows(
-                    on: server,
-                    "SELECT max(pg_sequence_last_value(to_regclass(sequence))) FROM broadcast_relay_marks "
-                        + "WHERE channel = 'peer.chat'"
-                ) { try $0.decode(Int64.self) }) == [20]
-            }
-            origin.kill()
-            try await origin.exit.wait("the origin killed") { !$0.isEmpty }
+            try await Self.waitUntilMarked(20, on: server)
+            try await Self.kill(origin)
             try await execute("ALTER ROLE receiver LOGIN", on: server)
 
             let losses = try await receiver.reports.wait("the loss reported") { reports in
@@ -289,38 +252,15 @@ import Testing
     @Test func theEventsOfAnInstanceStartedAndKilledWhileAReceiverWasAwayAreReportedLostFromOne() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: PeerProcess.executable.path))
         try await withServer { server in
-            try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
-            let receiver = try RelayInstance(
-                "receiver", server: server, relaying: [.events(of: ChatMessage.self, channel: "peer.chat")]
-            ) {
-                Self.quick(&$0)
-                $0.connection.username = "receiver"
-            }
-            try await receiver.waitUntilListening()
-            try await execute(
-                "CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
-                on: server)
-            try await execute(
-                "CREATE TRIGGER rows_not_written BEFORE INSERT ON broadcast_relay_events "
-                    + "FOR EACH ROW EXECUTE FUNCTION drop_row()",
-                on: server)
+            let receiver = try await Self.peerReceiver(on: server)
+            try await Self.dropRows(above: 0, on: server)
 
-            try await execute("ALTER ROLE receiver NOLOGIN", on: server)
-            try await execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
-            try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+            try await Self.keepAway(receiver, on: server)
             let origin = try PeerProcess("origin", port: server.port)
             try await origin.lines.wait("the origin listening") { $0.contains("listening") }
             for number in 0..<10 { try origin.send("post \(number)") }
-            try await eventually("the origin's events notified") {
-                (try? await TransactionTests.rows(
-                    on: server,
-                    "SELECT max(pg_sequence_last_value(to_regclass(sequence))) FROM broadcast_relay_marks "
-                        + "WHERE channel = 'peer.chat'"
-                ) { try $0.decode(Int64.self) }) == [10]
-            }
-            origin.kill()
-            try await origin.exit.wait("the origin killed") { !$0.isEmpty }
+            try await Self.waitUntilMarked(10, on: server)
+            try await Self.kill(origin)
             try await execute("ALTER ROLE receiver LOGIN", on: server)
 
             let losses = try await receiver.reports.wait("the loss reported") { reports in
@@ -363,6 +303,58 @@ import Testing
             let counts = sender.relay.counts
             #expect(counts.mayBeLost == 1 && counts.notSent == 9 && counts.sent == 0, "\(counts)")
         }
+    }
+
+    /// A relay of the peer's channel (`RelayPeer`), connected as the role
+    /// `receiver`, listening.
+    static func peerReceiver(on server: PostgresTestServer) async throws -> RelayInstance {
+        try await execute("CREATE ROLE receiver LOGIN SUPERUSER", on: server)
+        let receiver = try RelayInstance(
+            "receiver", server: server, relaying: [.events(of: ChatMessage.self, channel: "peer.chat")]
+        ) {
+            quick(&$0)
+            $0.connection.username = "receiver"
+        }
+        try await receiver.waitUntilListening()
+        return receiver
+    }
+
+    /// Cuts `receiver`'s connection, and keeps the role `receiver` from
+    /// connecting until `ALTER ROLE receiver LOGIN`.
+    static func keepAway(_ receiver: RelayInstance, on server: PostgresTestServer) async throws {
+        try await execute("ALTER ROLE receiver NOLOGIN", on: server)
+        try await execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'receiver'", on: server)
+        try await eventually("the receiver reconnecting") { receiver.relay.status == .reconnecting }
+    }
+
+    /// Has the server drop, as they are written, the rows of
+    /// `broadcast_relay_events` numbered above `number`.
+    static func dropRows(above number: Int, on server: PostgresTestServer) async throws {
+        try await execute(
+            "CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$",
+            on: server)
+        try await execute(
+            "CREATE TRIGGER rows_not_written BEFORE INSERT ON broadcast_relay_events "
+                + "FOR EACH ROW WHEN (NEW.number > \(number)) EXECUTE FUNCTION drop_row()",
+            on: server)
+    }
+
+    /// Waits until the mark of the peer's channel counts `number`.
+    static func waitUntilMarked(_ number: Int64, on server: PostgresTestServer) async throws {
+        try await eventually("the origin's events notified") {
+            (try? await TransactionTests.rows(
+                on: server,
+                "SELECT max(pg_sequence_last_value(to_regclass(sequence))) FROM broadcast_relay_marks "
+                    + "WHERE channel = 'peer.chat'"
+            ) { try $0.decode(Int64.self) }) == [number]
+        }
+    }
+
+    /// Kills `origin` with `SIGKILL`, and waits until it has exited.
+    static func kill(_ origin: PeerProcess) async throws {
+        origin.kill()
+        try await origin.exit.wait("the origin killed") { !$0.isEmpty }
     }
 
     /// The number of rows of `broadcast_relay_events`.
